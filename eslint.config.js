@@ -1,0 +1,80 @@
+import { builtinModules } from 'node:module'
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+
+// The layering of DESIGN.md, as import bans. A flat config replaces (never merges) a rule's options,
+// so every folder below gets one complete list assembled from these pieces.
+const electron = {
+  name: 'electron',
+  message: 'Only src-main/index.ts, windows/, ipc/, platform/ and src-preload/index.ts may import electron.',
+}
+const nodeBuiltins = {
+  group: ['node:*', ...builtinModules],
+  message: 'The renderer and the IPC contract run without Node: do the I/O in the main process.',
+}
+const otherProcesses = {
+  group: ['**/src-main/**', '**/src-service/**', '**/src-protocol/**'],
+  message: 'The renderer reaches the main process only through window.blog (src/lib/api.ts).',
+}
+const coreInternals = {
+  group: ['**/core/*/**', '!**/core/index', '!**/core/index.ts'],
+  message: "Enter core through its index.ts; its folders are rooms with one door.",
+}
+const anythingOutsideContract = {
+  group: ['*', '**', '!./*'],
+  message: 'The IPC contract imports nothing: it is shared by main, preload and renderer.',
+}
+
+const ban = (...entries) => [
+  'error',
+  {
+    paths: entries.filter((entry) => entry.name),
+    patterns: entries.filter((entry) => entry.group),
+  },
+]
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'out/', 'dist/', '.tsbuild/', 'test-results/', 'playwright-report/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      'no-restricted-imports': ban(electron),
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/core/**'],
+    rules: { 'no-restricted-imports': ban(electron, coreInternals) },
+  },
+  {
+    files: ['src-main/index.ts', 'src-main/windows/**/*.ts', 'src-main/ipc/**/*.ts', 'src-main/platform/**/*.ts'],
+    rules: { 'no-restricted-imports': ban(coreInternals) },
+  },
+  {
+    files: ['src-preload/index.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['e2e/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'no-restricted-imports': ban(electron, coreInternals) },
+  },
+  {
+    files: ['src-preload/contract/**/*.ts'],
+    rules: { 'no-restricted-imports': ban(electron, nodeBuiltins, anythingOutsideContract) },
+  },
+  {
+    files: ['src-renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': ban(electron, nodeBuiltins, otherProcesses),
+    },
+  },
+)

@@ -1,0 +1,81 @@
+// Both ends of the bridge, built from the channel table: `buildBlogApi` makes window.blog on the renderer side,
+// `createDispatcher` answers its calls on the main side. The e2e harness uses these very functions.
+import { ContractViolation } from './checks'
+import { channels, events, requestChecks, type Channel, type Event, type Events, type RequestOf, type ResultOf } from './channels'
+import { BlogdeskError, type Envelope } from './errors'
+
+type NamespaceOf<K> = K extends `${infer N}:${string}` ? N : never
+type MethodOf<K> = K extends `${string}:${infer M}` ? M : never
+type ListenerName<E> = `on${Capitalize<MethodOf<E>>}`
+
+type Call<C extends Channel> = RequestOf<C> extends null
+  ? () => Promise<Envelope<ResultOf<C>>>
+  : (request: RequestOf<C>) => Promise<Envelope<ResultOf<C>>>
+
+/** `window.blog`: one namespace per channel prefix, one method per channel, one `on<Event>` per event. */
+export type BlogApi = {
+  [N in NamespaceOf<Channel | Event>]: {
+    [C in Channel as NamespaceOf<C> extends N ? MethodOf<C> : never]: Call<C>
+  } & {
+    [E in Event as NamespaceOf<E> extends N ? ListenerName<E> : never]: (
+      listener: (payload: Events[E]) => void,
+    ) => () => void
+  }
+}
+
+/** What carries calls and events between the processes: ipcRenderer in the preload, a Playwright binding in e2e. */
+export interface Transport {
+  invoke(channel: Channel, request: unknown): Promise<Envelope<unknown>>
+  /** Calls `listener` with each payload of `event`; returns the unsubscribe function. */
+  subscribe(event: Event, listener: (payload: unknown) => void): () => void
+}
+
+export function buildBlogApi(transport: Transport): BlogApi {
+  const api: Record<string, Record<string, unknown>> = {}
+  const namespace = (name: string) => (api[name] ??= {})
+  for (const channel of channels) {
+    const [space, method] = channel.split(':') as [string, string]
+    namespace(space)[method] = (request?: unknown) => transport.invoke(channel, request ?? null)
+  }
+  for (const event of events) {
+    const [space, name] = event.split(':') as [string, string]
+    const listenerName = `on${name.charAt(0).toUpperCase()}${name.slice(1)}`
+    namespace(space)[listenerName] = (listener: (payload: unknown) => void) => {
+      if (typeof listener !== 'function') throw new TypeError(`${listenerName} needs a function`)
+      return transport.subscribe(event, (payload) => listener(payload))
+    }
+  }
+  return Object.freeze(api) as unknown as BlogApi
+}
+
+export type Handlers = { [C in Channel]: (request: RequestOf<C>) => Promise<ResultOf<C>> }
+
+export type Dispatcher = (channel: string, request: unknown) => Promise<Envelope<unknown>>
+
+/** Checks each request against the contract, runs its handler, and turns every outcome into an Envelope. */
+export function createDispatcher(handlers: Handlers, reportBug: (error: unknown) => void = console.error): Dispatcher {
+  return async (channel, request) => {
+    try {
+      if (!Object.hasOwn(requestChecks, channel)) throw new ContractViolation(`"${channel}"`, 'is not a channel')
+      const known = channel as Channel
+      const checked = requestChecks[known](request, 'request')
+      const handler = handlers[known] as (request: unknown) => Promise<unknown>
+      return { ok: true, value: await handler(checked) }
+    } catch (error) {
+      if (error instanceof BlogdeskError) return { ok: false, error: { code: error.code, message: error.message } }
+      reportBug(error)
+      return {
+        ok: false,
+        error: {
+          code: 'bug',
+          message: `Blogdesk hit an internal error (${describe(error)}). Your data is safe; please report this.`,
+        },
+      }
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+

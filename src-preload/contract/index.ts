@@ -1,0 +1,15 @@
+export * from './shapes'
+export * from './errors'
+export { ContractViolation, type Check } from './checks'
+export {
+  channels,
+  events,
+  requestChecks,
+  type Channel,
+  type Channels,
+  type Event,
+  type Events,
+  type RequestOf,
+  type ResultOf,
+} from './channels'
+export { buildBlogApi, createDispatcher, type BlogApi, type Dispatcher, type Handlers, type Transport } from './bridge'
