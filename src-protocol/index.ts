@@ -1,0 +1,6 @@
+export { NS, ATOM_MEDIA_TYPE } from './namespaces'
+export { XmlError } from './xml-error'
+export { parseXml, type XmlElement } from './xml-reader'
+export { readLinkFeed, writeLinkFeed, writeErrorDocument, type AtomLink } from './atom'
+export { formatW3cDate, parseW3cDate } from './dates'
+export { createWsseHeader, WSSE_CHALLENGE, WsseVerifier, type WsseCredentials, type WsseOutcome } from './wsse'

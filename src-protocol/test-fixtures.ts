@@ -1,0 +1,39 @@
+import fs from 'node:fs'
+import path from 'node:path'
+
+// The shared reference captures, read from disk by the tests (see /work/shared/fixtures/README.md).
+const FIXTURES = path.resolve(import.meta.dirname, '../../shared/fixtures')
+
+export function readFixture(relativePath: string): string {
+  return fs.readFileSync(path.join(FIXTURES, relativePath), 'utf8')
+}
+
+export interface Capture {
+  /** The X-WSSE value of the (first) request. */
+  wsse: string | undefined
+  /** When the server answered (its Date header), to replay the request against an injected clock. */
+  answeredAt: Date
+  /** The body of the (first) response. */
+  responseBody: string
+}
+
+/** Reads one `######## request` / `######## response` capture of fixtures/peers. */
+export function readCapture(relativePath: string): Capture {
+  const text = readFixture(relativePath)
+  const [request = '', response = ''] = text.split(/^######## response \d+\n/m)
+  const wsse = /^X-WSSE: (.*)$/m.exec(request)?.[1]
+  const date = /^Date: (.*)$/m.exec(response)?.[1]
+  if (date === undefined) throw new Error(`${relativePath} has no response Date header`)
+  const bodyStart = response.indexOf('\n\n')
+  return { wsse, answeredAt: new Date(date), responseBody: bodyStart === -1 ? '' : response.slice(bodyStart + 2) }
+}
+
+/** One numbered `=== n. … ===` section of reconstructed/xmlatom-generated-shapes.txt, without its heading. */
+export function generatedShape(section: number): string {
+  const text = readFixture('atom03/reconstructed/xmlatom-generated-shapes.txt')
+  const start = text.indexOf(`=== ${section}. `)
+  if (start === -1) throw new Error(`xmlatom-generated-shapes.txt has no section ${section}`)
+  const bodyStart = text.indexOf('\n', start) + 1
+  const end = text.indexOf('\n=== ', bodyStart)
+  return text.slice(bodyStart, end === -1 ? undefined : end)
+}
