@@ -1,0 +1,28 @@
+// WSSE (PROTOCOL.md): every Atom request carries an X-WSSE UsernameToken made with the user's API password.
+import { WSSE_CHALLENGE, WsseVerifier } from '../../src-protocol'
+import { errorReply, type Handler, type Reply, type RequestContext } from '../routes/reply'
+import type { User, Users } from '../store'
+
+export type AuthenticatedHandler = (context: RequestContext, user: User) => Reply | Promise<Reply>
+
+/**
+ * Wraps handlers so they run only for a verified user. One verifier per service, so a nonce seen once is refused
+ * on every later request within the window.
+ */
+export function wsseGuard(users: Users): (handler: AuthenticatedHandler) => Handler {
+  const verifier = new WsseVerifier({ passwordOf: (username) => users.apiPasswordOf(username) })
+
+  return (handler) => async (context) => {
+    const header = context.request.headers['x-wsse']
+    const outcome = await verifier.verify(typeof header === 'string' ? header : undefined)
+    if (!outcome.ok) return challenge(outcome.status, outcome.message)
+    // The user can vanish between the password lookup and here only if deleted meanwhile.
+    const user = users.find(outcome.username)
+    if (!user) return challenge(401, `There is no user ${outcome.username} on this service. Check the username.`)
+    return handler(context, user)
+  }
+}
+
+function challenge(status: number, message: string): Reply {
+  return errorReply(status, message, { 'WWW-Authenticate': WSSE_CHALLENGE })
+}

@@ -1,0 +1,54 @@
+// The built-in sandbox's demo account (--demo): seeded on first start, its credentials written to sandbox.json on
+// every start because the port changes. The app reads that file to sign in to the sandbox.
+import { randomBytes } from 'node:crypto'
+import { chmodSync, renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Store } from './store'
+
+const SANDBOX_FILE = 'sandbox.json'
+
+export interface SandboxAccount {
+  username: string
+  apiPassword: string
+  apiKey: string
+  loginPassword: string
+}
+
+const DEMO_USER = { username: 'melody', displayName: 'Melody Nelson' }
+const DEMO_WEBLOGS = [
+  { title: 'Valse de Melody', slug: 'valse-de-melody' },
+  { title: "L'hôtel particulier", slug: 'hotel-particulier' },
+]
+const DEMO_APPLICATION = 'Blogdesk'
+
+/** Seeds the demo account unless it exists, and returns its credentials. */
+export function ensureDemoAccount(store: Store): SandboxAccount {
+  // The store keeps login passwords only as hashes, yet sandbox.json shows it on every start: derive it from the
+  // data dir's key, so it is stable without being stored anywhere.
+  const loginPassword = store.secrets.derive('demo login password')
+  store.transaction(() => {
+    if (store.users.find(DEMO_USER.username)) return
+    const apiPassword = randomBytes(18).toString('base64url')
+    const user = store.users.add({ ...DEMO_USER, loginPassword, apiPassword })
+    for (const weblog of DEMO_WEBLOGS) store.weblogs.add({ ownerId: user.id, ...weblog })
+    store.applications.issueApiKey(store.applications.add(DEMO_APPLICATION).id)
+  })
+
+  const apiPassword = store.users.apiPasswordOf(DEMO_USER.username)
+  const [apiKey] = store.applications.apiKeysOf(DEMO_APPLICATION)
+  if (apiPassword === null || apiKey === undefined) {
+    throw new Error(`The demo account in this data dir has no ${apiPassword === null ? 'user' : 'API key'}`)
+  }
+  return { username: DEMO_USER.username, apiPassword, apiKey, loginPassword }
+}
+
+/** Writes sandbox.json (owner-only: it holds passwords) for a service reachable at `origin`. */
+export function writeSandboxFile(dataDir: string, origin: string, account: SandboxAccount): void {
+  const file = join(dataDir, SANDBOX_FILE)
+  const partial = `${file}.partial`
+  const sandbox = { atomBase: origin, jsonBase: origin, ...account }
+  writeFileSync(partial, `${JSON.stringify(sandbox, null, 2)}\n`, { mode: 0o600 })
+  chmodSync(partial, 0o600) // mode only applies when the file is created
+  // A reader never sees a half-written file.
+  renameSync(partial, file)
+}

@@ -1,0 +1,24 @@
+// Roots of the Atom interface: a `feed` of links per collection the user owns (PROTOCOL.md, "Atom 0.3 interface").
+import { ATOM_MEDIA_TYPE, writeLinkFeed, type AtomLink } from '../../src-protocol'
+import type { AuthenticatedHandler } from '../auth/wsse'
+import type { Weblog, Weblogs } from '../store'
+import { atomReply } from './reply'
+
+/** GET /t/atom/weblog: each weblog's PostURI, FeedURI, UploadURI, CategoryURI and public page. */
+export function weblogRoot(weblogs: Weblogs): AuthenticatedHandler {
+  return ({ origin }, user) =>
+    atomReply(writeLinkFeed(weblogs.ownedBy(user.id).flatMap((weblog) => weblogLinks(origin, weblog))))
+}
+
+function weblogLinks(origin: string, weblog: Weblog): AtomLink[] {
+  const feedUri = `${origin}/t/atom/weblog/blog_id=${weblog.id}`
+  const { title } = weblog
+  const atomLink = (rel: string, href: string): AtomLink => ({ rel, href, type: ATOM_MEDIA_TYPE, title })
+  return [
+    atomLink('service.post', feedUri),
+    atomLink('service.feed', feedUri),
+    atomLink('service.upload', `${feedUri}/svc=upload`),
+    atomLink('service.categories', `${feedUri}/svc=categories`),
+    { rel: 'alternate', href: `${origin}/blogs/${encodeURIComponent(weblog.slug)}/`, type: 'text/html', title },
+  ]
+}

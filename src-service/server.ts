@@ -1,0 +1,198 @@
+// Runs the service on a socket: `npm run service -- --port <n> --data-dir <dir> [--demo] [--host <address>]`.
+// startService is also what the app's sandbox process calls; the CLI below runs only when this file is the entry.
+import { realpathSync } from 'node:fs'
+import { createServer, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { createService } from './app'
+import { writeSandboxFile } from './demo'
+import { SetupError } from './setup-error'
+
+export interface StartOptions {
+  /** 0 picks a free port. */
+  port: number
+  /** Defaults to 127.0.0.1: the service is for this machine unless asked otherwise. */
+  host?: string
+  dataDir: string
+  /** Seed the demo account and write <dataDir>/sandbox.json with its credentials. */
+  demo?: boolean
+}
+
+export interface RunningService {
+  /** e.g. http://127.0.0.1:4321 — the Atom root is <origin>/t/atom/weblog. */
+  origin: string
+  /** Stops accepting connections, lets requests in flight finish, then closes the store. Safe to call twice. */
+  close(): Promise<void>
+}
+
+/** Requests still running this long after close() are cut off, so one stuck client cannot keep the service up. */
+const SHUTDOWN_GRACE_MS = 10_000
+
+export async function startService({
+  port,
+  host = '127.0.0.1',
+  dataDir,
+  demo = false,
+}: StartOptions): Promise<RunningService> {
+  const service = createService({ dataDir, demo })
+  const server = createServer()
+  try {
+    const origin = originOf(await listen(server, port, host))
+    const stopServer = trackRequestsForShutdown(server)
+    server.on('request', service.requestListener(origin))
+    if (service.sandbox) writeSandboxFile(dataDir, origin, service.sandbox)
+    let closed: Promise<void> | undefined
+    const close = async () => {
+      await stopServer()
+      service.close()
+    }
+    return { origin, close: () => (closed ??= close()) }
+  } catch (error) {
+    server.close()
+    service.close()
+    throw error
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const fail = (error: NodeJS.ErrnoException) => reject(describeListenError(error, port, host))
+    server.once('error', fail)
+    server.listen(port, host, () => {
+      server.off('error', fail)
+      resolve(server.address() as AddressInfo)
+    })
+  })
+}
+
+function describeListenError(error: NodeJS.ErrnoException, port: number, host: string): Error {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new SetupError(`Port ${port} on ${host} is already in use. Choose another port, or 0 for any free one.`)
+    case 'EACCES':
+      return new SetupError(`Port ${port} needs more privileges than this user has. Choose a port above 1023, or 0.`)
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return new SetupError(`${host} is not an address of this machine. Use 127.0.0.1, or leave the host out.`)
+    default:
+      return error
+  }
+}
+
+function originOf({ address, family, port }: AddressInfo): string {
+  return `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`
+}
+
+/**
+ * Returns the function that stops `server`: it stops accepting connections, closes idle keep-alive connections, and
+ * tells each request in flight to close its connection once answered, so shutdown waits only for those requests.
+ */
+function trackRequestsForShutdown(server: Server): () => Promise<void> {
+  const inFlight = new Set<ServerResponse>()
+  server.on('request', (_request, response: ServerResponse) => {
+    inFlight.add(response)
+    response.on('close', () => inFlight.delete(response))
+  })
+  return () =>
+    new Promise((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()))
+      server.closeIdleConnections()
+      for (const response of inFlight) if (!response.headersSent) response.setHeader('Connection', 'close')
+      setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref()
+    })
+}
+
+const USAGE = 'usage: npm run service -- --port <n> --data-dir <dir> [--demo] [--host <address>]'
+
+class UsageError extends SetupError {}
+
+/** Reads the command line; `--flag value` and `--flag=value` both work. */
+export function parseArguments(args: readonly string[]): StartOptions {
+  const options: Partial<StartOptions> = {}
+  for (let index = 0; index < args.length; index++) {
+    const [flag = '', inline] = args[index]!.split(/=(.*)/s, 2)
+    const value = (): string => {
+      const next = inline ?? args[++index]
+      if (next === undefined || next === '' || (inline === undefined && next.startsWith('--'))) {
+        throw new UsageError(`${flag} needs a value (${USAGE})`)
+      }
+      return next
+    }
+    switch (flag) {
+      case '--port':
+        options.port = parsePort(value())
+        break
+      case '--data-dir':
+        options.dataDir = value()
+        break
+      case '--host':
+        options.host = value()
+        break
+      case '--demo':
+        if (inline !== undefined) throw new UsageError(`--demo takes no value (${USAGE})`)
+        options.demo = true
+        break
+      default:
+        throw new UsageError(`unknown option ${args[index]} (${USAGE})`)
+    }
+  }
+  const { port, dataDir } = options
+  if (port === undefined) throw new UsageError(`--port is missing; use 0 for any free port (${USAGE})`)
+  if (dataDir === undefined) {
+    throw new UsageError(`--data-dir is missing; name the folder for the service's data (${USAGE})`)
+  }
+  return { ...options, port, dataDir }
+}
+
+function parsePort(text: string): number {
+  const port = Number(text)
+  if (!/^\d+$/.test(text) || port > 65535) {
+    throw new UsageError(`--port must be a number from 0 to 65535, not "${text}"`)
+  }
+  return port
+}
+
+async function runCli(): Promise<void> {
+  let running: RunningService
+  try {
+    running = await startService(parseArguments(process.argv.slice(2)))
+  } catch (error) {
+    if (!(error instanceof SetupError)) throw error
+    console.error(`Cannot start the Blogdesk service: ${error.message}`)
+    process.exitCode = error instanceof UsageError ? 2 : 1
+    return
+  }
+  console.log(`listening on ${running.origin}`)
+
+  const stop = (): void => {
+    running.close().then(
+      () => {
+        process.exitCode = 0
+      },
+      (error: unknown) => {
+        console.error('The Blogdesk service did not stop cleanly:', error)
+        process.exitCode = 1
+      },
+    )
+  }
+  // `once`: a second Ctrl-C falls through to Node's default and ends the process at once.
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1]
+  if (script === undefined) return false
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url))
+  } catch {
+    return false
+  }
+}
+
+if (isEntryPoint()) {
+  runCli().catch((error: unknown) => {
+    console.error('The Blogdesk service failed to start:', error)
+    process.exitCode = 1
+  })
+}

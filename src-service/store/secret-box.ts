@@ -1,0 +1,56 @@
+// Encryption at rest for secrets the service must be able to read back, such as API passwords (WSSE digests are
+// computed over the password itself, so it cannot be hashed). The key lives in its own file beside the database,
+// so a copy of the database alone reveals nothing.
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { SetupError } from '../setup-error'
+
+const KEY_BYTES = 32
+const IV_BYTES = 12
+const TAG_BYTES = 16
+
+export class SecretBox {
+  readonly #key: Buffer
+
+  private constructor(key: Buffer) {
+    this.#key = key
+  }
+
+  /** Reads the key in `keyFile`, creating it (owner-only) on first start. */
+  static openOrCreate(keyFile: string): SecretBox {
+    try {
+      writeFileSync(keyFile, randomBytes(KEY_BYTES), { mode: 0o600, flag: 'wx' })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+    const key = readFileSync(keyFile)
+    if (key.length !== KEY_BYTES) {
+      throw new SetupError(
+        `${keyFile} is damaged (${key.length} bytes instead of ${KEY_BYTES}). Restore it from a backup; ` +
+          'without it the stored API passwords cannot be read.',
+      )
+    }
+    return new SecretBox(key)
+  }
+
+  /** AES-256-GCM: iv ‖ tag ‖ ciphertext, with a fresh iv each time. */
+  seal(plain: string): Uint8Array {
+    const iv = randomBytes(IV_BYTES)
+    const cipher = createCipheriv('aes-256-gcm', this.#key, iv)
+    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
+    return Buffer.concat([iv, cipher.getAuthTag(), body])
+  }
+
+  /** Throws when `sealed` was not made with this key or was altered. */
+  open(sealed: Uint8Array): string {
+    const bytes = Buffer.from(sealed)
+    const decipher = createDecipheriv('aes-256-gcm', this.#key, bytes.subarray(0, IV_BYTES))
+    decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES))
+    return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8')
+  }
+
+  /** A secret that is stable for this data dir and never stored, distinct for each `purpose`. */
+  derive(purpose: string): string {
+    return Buffer.from(hkdfSync('sha256', this.#key, Buffer.alloc(0), purpose, 18)).toString('base64url')
+  }
+}

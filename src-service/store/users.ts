@@ -1,0 +1,64 @@
+import type { Connection, Row } from './connection'
+import { hashPassword } from './passwords'
+import type { SecretBox } from './secret-box'
+
+export interface User {
+  id: number
+  username: string
+  displayName: string
+}
+
+export interface NewUser {
+  username: string
+  displayName: string
+  /** For signing in to the service's own pages; kept only as a hash. */
+  loginPassword: string
+  /** For WSSE, separate from the login password so it can be replaced without touching it; kept encrypted. */
+  apiPassword: string
+}
+
+export class Users {
+  readonly #db: Connection
+  readonly #secrets: SecretBox
+
+  constructor(db: Connection, secrets: SecretBox) {
+    this.#db = db
+    this.#secrets = secrets
+  }
+
+  add(user: NewUser): User {
+    const id = this.#db.run(
+      `INSERT INTO users (username, display_name, login_password_hash, api_password_sealed)
+       VALUES (:username, :displayName, :loginPasswordHash, :apiPasswordSealed)`,
+      {
+        ':username': user.username,
+        ':displayName': user.displayName,
+        ':loginPasswordHash': hashPassword(user.loginPassword),
+        ':apiPasswordSealed': this.#secrets.seal(user.apiPassword),
+      },
+    )
+    return { id, username: user.username, displayName: user.displayName }
+  }
+
+  /**
+   * Usernames match exactly. (They are unique without regard to case, so no two look alike; but the WSSE nonce
+   * ledger is kept per username as sent, and a case-blind match would let a replay through as "Melody".)
+   */
+  find(username: string): User | null {
+    const row = this.#db.get('SELECT id, username, display_name FROM users WHERE username = :username COLLATE BINARY', {
+      ':username': username,
+    })
+    return row && toUser(row)
+  }
+
+  apiPasswordOf(username: string): string | null {
+    const row = this.#db.get('SELECT api_password_sealed FROM users WHERE username = :username COLLATE BINARY', {
+      ':username': username,
+    })
+    return row && this.#secrets.open(row['api_password_sealed'] as Uint8Array)
+  }
+}
+
+function toUser(row: Row): User {
+  return { id: Number(row['id']), username: String(row['username']), displayName: String(row['display_name']) }
+}

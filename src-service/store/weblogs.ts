@@ -1,0 +1,44 @@
+import type { Connection, Row } from './connection'
+
+export interface Weblog {
+  id: number
+  ownerId: number
+  title: string
+  /** The weblog's public page is /blogs/<slug>/. */
+  slug: string
+}
+
+export type NewWeblog = Omit<Weblog, 'id'>
+
+export class Weblogs {
+  readonly #db: Connection
+
+  constructor(db: Connection) {
+    this.#db = db
+  }
+
+  add(weblog: NewWeblog): Weblog {
+    const id = this.#db.run('INSERT INTO weblogs (owner_id, title, slug) VALUES (:ownerId, :title, :slug)', {
+      ':ownerId': weblog.ownerId,
+      ':title': weblog.title,
+      ':slug': weblog.slug,
+    })
+    return { id, ...weblog }
+  }
+
+  /** Oldest first, so a user's listing keeps its order as weblogs are added. */
+  ownedBy(userId: number): Weblog[] {
+    return this.#db
+      .all('SELECT id, owner_id, title, slug FROM weblogs WHERE owner_id = :userId ORDER BY id', { ':userId': userId })
+      .map(toWeblog)
+  }
+}
+
+function toWeblog(row: Row): Weblog {
+  return {
+    id: Number(row['id']),
+    ownerId: Number(row['owner_id']),
+    title: String(row['title']),
+    slug: String(row['slug']),
+  }
+}
