@@ -1,0 +1,82 @@
+// Accounts against the real service over HTTP: adding verifies with the server, and only a verified account is kept.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ivy, melody, startTestService, type ServiceFixture } from '../../../src-service/testing/service-fixture'
+import { openTestCore, type CoreFixture } from '../testing/core-fixture'
+
+describe('accounts', () => {
+  let service: ServiceFixture
+  let fixture: CoreFixture
+  beforeEach(async () => {
+    service = await startTestService([melody, ivy])
+    fixture = await openTestCore()
+  })
+  afterEach(async () => {
+    await fixture.dispose()
+    await service.dispose()
+  })
+
+  const addMelody = (apiPassword = melody.password) =>
+    fixture.core.handlers['accounts:add']({ atomBase: service.origin, username: 'melody', apiPassword })
+
+  it("adds an account, lists only that person's weblogs, and remembers the account after a restart", async () => {
+    const changes: unknown[] = []
+    fixture.core.onEvent((event, payload) => changes.push([event, payload]))
+
+    const account = await addMelody()
+    expect(account).toMatchObject({ username: 'melody', atomBase: service.origin })
+    expect(changes).toEqual([['accounts:changed', [account]]])
+
+    const weblogs = await fixture.core.handlers['weblogs:list']({ accountId: account.id })
+    expect(weblogs.map((weblog) => weblog.title)).toEqual(melody.weblogs.map((weblog) => weblog.title))
+    expect(weblogs[0]).toMatchObject({
+      postUri: expect.stringMatching(new RegExp(`^${service.origin}/t/atom/weblog/blog_id=\\d+$`)),
+      categoriesUri: expect.stringMatching(/\/svc=categories$/),
+      uploadUri: expect.stringMatching(/\/svc=upload$/),
+    })
+
+    const restarted = await fixture.reopen()
+    expect(await restarted.handlers['accounts:list'](null)).toEqual([account])
+    expect(await restarted.handlers['weblogs:list']({ accountId: account.id })).toEqual(weblogs)
+  })
+
+  it('keeps the API password out of the database file', async () => {
+    await addMelody()
+    expect(readFileSync(join(fixture.dataDir, 'blogdesk.sqlite')).includes(melody.password)).toBe(false)
+    expect(readFileSync(join(fixture.dataDir, 'secrets.bin')).includes(melody.password)).toBe(false)
+  })
+
+  it('refuses a wrong API password in words, and keeps nothing', async () => {
+    await expect(addMelody('not-the-password')).rejects.toMatchObject({
+      code: 'auth',
+      message: expect.stringMatching(/refused the username or API password/),
+    })
+    expect(await fixture.core.handlers['accounts:list'](null)).toEqual([])
+  })
+
+  it('refuses to add the same account twice', async () => {
+    await addMelody()
+    await expect(addMelody()).rejects.toMatchObject({ code: 'rejected', message: expect.stringMatching(/already in your accounts/) })
+    expect(await fixture.core.handlers['accounts:list'](null)).toHaveLength(1)
+  })
+
+  it('says the server is unreachable when it is down, and what to do', async () => {
+    const account = await addMelody()
+    await service.dispose()
+    await expect(fixture.core.handlers['weblogs:list']({ accountId: account.id })).rejects.toMatchObject({
+      code: 'offline',
+      message: expect.stringMatching(/^Could not reach 127\.0\.0\.1:\d+\. Check the address/),
+    })
+  })
+
+  it('says plainly when the address is not an Atom server', async () => {
+    await expect(
+      fixture.core.handlers['accounts:add']({ atomBase: `${service.origin}/nothing-here`, username: 'melody', apiPassword: melody.password }),
+    ).rejects.toMatchObject({ code: 'rejected', message: expect.stringMatching(/No Atom weblog listing was found/) })
+  })
+
+  it('answers not-found for an account that does not exist', async () => {
+    await expect(fixture.core.handlers['weblogs:list']({ accountId: 'gone' })).rejects.toMatchObject({ code: 'not-found' })
+  })
+})

@@ -1,0 +1,2 @@
+export { Accounts } from './accounts'
+export { FileVault, type SecretCipher, type Vault } from './vault'

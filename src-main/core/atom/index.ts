@@ -1,0 +1,2 @@
+export { discoverWeblogRoot, listWeblogs, weblogRootCandidates, weblogsFromLinks } from './discovery'
+export type { Fetch } from './http'
