@@ -1,0 +1,68 @@
+// The window's defences. The renderer shows remote content (post bodies, friends' events), so it is treated as
+// hostile: it may not leave our page, open windows, or use any permission the app does not need.
+import { shell, type Session, type WebContents } from 'electron'
+import type { AppPage } from './page'
+
+/**
+ * The policy of the meta tag in src-renderer/index.html, as a header too: in case a page arrives without the tag, and
+ * because frame-ancestors works only in a header.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob: https: http:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'none'",
+].join('; ')
+
+/** Permissions our own page may use. Copying to the clipboard is all it needs so far. */
+const grantedPermissions: ReadonlySet<string> = new Set(['clipboard-sanitized-write'])
+
+export function guardContents(contents: WebContents, page: AppPage): void {
+  const stayOnPage = (event: { preventDefault(): void }, url: string) => {
+    if (!page.owns(url)) event.preventDefault()
+  }
+  contents.on('will-navigate', (event) => stayOnPage(event, event.url))
+  contents.on('will-redirect', (event) => stayOnPage(event, event.url))
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isWebLink(url)) openInBrowser(url)
+    return { action: 'deny' }
+  })
+}
+
+export function guardSession(session: Session, page: AppPage): void {
+  session.setPermissionRequestHandler((_contents, permission, grant, details) => {
+    grant(grantedPermissions.has(permission) && page.owns(details.requestingUrl))
+  })
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) => {
+    return grantedPermissions.has(permission) && page.owns(details.requestingUrl ?? requestingOrigin)
+  })
+  session.webRequest.onHeadersReceived((details, respond) => {
+    if (details.resourceType !== 'mainFrame' && details.resourceType !== 'subFrame') return respond({})
+    respond({ responseHeaders: withPolicy(details.responseHeaders ?? {}) })
+  })
+}
+
+/** Only web pages go to the browser: `file:`, `javascript:` and custom schemes could run or open things locally. */
+export function isWebLink(url: string): boolean {
+  if (!URL.canParse(url)) return false
+  const { protocol } = new URL(url)
+  return protocol === 'http:' || protocol === 'https:'
+}
+
+function openInBrowser(url: string): void {
+  shell.openExternal(url).catch((error: unknown) => {
+    console.error(`Blogdesk could not open ${url} in the browser:`, error)
+  })
+}
+
+/** Replaces any policy the response brought, whatever the case of its header name, with ours. */
+function withPolicy(headers: Record<string, string[]>): Record<string, string[]> {
+  const kept = Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-security-policy')
+  return { ...Object.fromEntries(kept), 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] }
+}
