@@ -8,6 +8,9 @@ export default defineConfig({
   workers: 1,
   reporter: 'list',
   use: {
+    viewport: { width: 1200, height: 760 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: '/usr/lib/chromium/chromium',
       args: [

@@ -1,0 +1,91 @@
+// Playwright fixtures: each test gets a fresh service (the built-in sandbox, with demo data), a fresh real core,
+// and a page running the built renderer and preload, wired to that core exactly as Electron wires them.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test as base } from '@playwright/test'
+import { FileVault, openCore, type Core, type SecretCipher } from '../src-main/core'
+import { installBridge } from './harness/bridge'
+import { builtRendererDir } from './harness/paths'
+import { startService, type RunningService } from './harness/service'
+import { serveDirectory, type StaticServer } from './harness/static-server'
+import { AppModel } from './models/app'
+
+/** Stands in for the OS keyring (Electron's safeStorage): reversible, but the vault file never holds a secret as typed. */
+const testCipher: SecretCipher = {
+  encrypt: (plain) => Uint8Array.from(Buffer.from(plain, 'utf8'), (byte) => byte ^ 0xa7),
+  decrypt: (sealed) => Buffer.from(Uint8Array.from(sealed, (byte) => byte ^ 0xa7)).toString('utf8'),
+}
+
+interface TestFixtures {
+  /** A temp dir for this test, removed afterwards. */
+  workDir: string
+  service: RunningService
+  /** The app's data dir: the local store and the vault file. */
+  appDataDir: string
+  core: Core
+  app: AppModel
+}
+
+interface WorkerFixtures {
+  renderer: StaticServer
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  renderer: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
+    async ({}, use) => {
+      const server = await serveDirectory(builtRendererDir)
+      await use(server)
+      await server.close()
+    },
+    { scope: 'worker' },
+  ],
+
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
+  workDir: async ({}, use) => {
+    const dir = await mkdtemp(join(tmpdir(), 'blogdesk-e2e-'))
+    await use(dir)
+    await rm(dir, { recursive: true, force: true })
+  },
+
+  service: async ({ workDir }, use, testInfo) => {
+    const service = await startService(join(workDir, 'service'))
+    await use(service)
+    await service.stop()
+    if (testInfo.status !== testInfo.expectedStatus) {
+      await testInfo.attach('service output', { body: service.output(), contentType: 'text/plain' })
+    }
+  },
+
+  appDataDir: async ({ workDir }, use) => {
+    const dir = join(workDir, 'app')
+    await mkdir(dir, { recursive: true })
+    await use(dir)
+  },
+
+  core: async ({ appDataDir }, use) => {
+    const core = await openCore({ dataDir: appDataDir, vault: new FileVault(join(appDataDir, 'secrets.bin'), testCipher) })
+    await use(core)
+    await core.close()
+  },
+
+  app: async ({ page, core, renderer }, use) => {
+    // Uncaught exceptions and console errors (a CSP violation among them) fail the test even when the UI looks fine.
+    const pageErrors: string[] = []
+    page.on('pageerror', (error) => pageErrors.push(`uncaught: ${error.message}`))
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(`console: ${message.text()} (${message.location().url})`)
+    })
+    const bridge = await installBridge(page, core)
+    await page.goto(renderer.url)
+    await use(new AppModel(page))
+    bridge.close()
+    const problems = [...bridge.bugs, ...bridge.deliveryFailures, ...pageErrors]
+    if (problems.length > 0) {
+      throw new AggregateError(problems, `The core or the page reported ${problems.length} error(s) during the test.`)
+    }
+  },
+})
+
+export { expect } from '@playwright/test'

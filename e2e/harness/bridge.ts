@@ -1,0 +1,87 @@
+// The test process plays Electron's main process. The page runs the very preload the app ships (out/preload/index.cjs)
+// with `require('electron')` answered by a shim: ipcRenderer.invoke goes to a Playwright binding that runs the
+// contract's dispatcher over the real core, and the core's events come back through ipcRenderer.on listeners.
+import { readFile } from 'node:fs/promises'
+import type { Page } from '@playwright/test'
+import type { Core } from '../../src-main/core'
+import { createDispatcher, type Event as ContractEvent } from '../../src-preload/contract'
+import { builtPreloadFile } from './paths'
+
+const INVOKE_BINDING = '__blogdeskInvoke'
+const DELIVER_FUNCTION = '__blogdeskDeliver'
+
+export interface Bridge {
+  /** Internal errors the core reported while answering the page: each one is a defect, even if the UI coped. */
+  bugs: unknown[]
+  /** Events that could not be handed to the page while it was open. */
+  deliveryFailures: unknown[]
+  close(): void
+}
+
+export async function installBridge(page: Page, core: Core): Promise<Bridge> {
+  const bugs: unknown[] = []
+  const deliveryFailures: unknown[] = []
+  const dispatch = createDispatcher(core.handlers, (error) => bugs.push(error))
+  await page.exposeBinding(INVOKE_BINDING, (_source, channel: string, request: unknown) => dispatch(channel, request))
+  await page.addInitScript({ content: preloadWithElectronShim(await readPreload()) })
+  const unsubscribe = core.onEvent((event, payload) => {
+    page
+      .evaluate(
+        ([name, event, payload]) => (window as unknown as Record<string, (e: string, p: unknown) => void>)[name]!(event, payload),
+        [DELIVER_FUNCTION, event, payload] as [string, ContractEvent, unknown],
+      )
+      .catch((error: unknown) => {
+        if (!page.isClosed()) deliveryFailures.push(error)
+      })
+  })
+  return { bugs, deliveryFailures, close: unsubscribe }
+}
+
+async function readPreload(): Promise<string> {
+  try {
+    return await readFile(builtPreloadFile, 'utf8')
+  } catch (error) {
+    throw new Error(`The built preload ${builtPreloadFile} is missing; run \`npm run build\` first.`, { cause: error })
+  }
+}
+
+/** The preload as a page script: CommonJS wrapper, and an `electron` module with only what the preload uses. */
+function preloadWithElectronShim(preloadSource: string): string {
+  return `(() => {
+  const listeners = new Map()
+  const ipcEvent = Object.freeze({ sender: null, senderId: 0 })
+  const electron = {
+    contextBridge: {
+      exposeInMainWorld(key, api) {
+        Object.defineProperty(window, key, { value: api, enumerable: true })
+      },
+    },
+    ipcRenderer: {
+      invoke: (channel, request) => window[${JSON.stringify(INVOKE_BINDING)}](channel, request),
+      on(channel, listener) {
+        if (!listeners.has(channel)) listeners.set(channel, new Set())
+        listeners.get(channel).add(listener)
+        return this
+      },
+      removeListener(channel, listener) {
+        listeners.get(channel)?.delete(listener)
+        return this
+      },
+    },
+  }
+  Object.defineProperty(window, ${JSON.stringify(DELIVER_FUNCTION)}, {
+    value(channel, payload) {
+      for (const listener of [...(listeners.get(channel) ?? [])]) listener(ipcEvent, payload)
+    },
+  })
+  const require = (id) => {
+    if (id === 'electron') return electron
+    throw new Error('The preload may only require electron; it asked for ' + id)
+  }
+  const module = { exports: {} }
+  ;(function (require, module, exports) {
+${preloadSource}
+  })(require, module, module.exports)
+})()
+`
+}

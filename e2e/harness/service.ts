@@ -1,0 +1,81 @@
+// Runs the real service as a child process, the way `npm run service` does, on a free port with a fresh data dir.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { repoRoot } from './paths'
+
+/** `<data-dir>/sandbox.json`, written by the service started with `--demo`. */
+export interface Sandbox {
+  atomBase: string
+  jsonBase: string
+  username: string
+  apiPassword: string
+  apiKey: string
+}
+
+export interface RunningService {
+  url: string
+  port: number
+  dataDir: string
+  sandbox: Sandbox
+  /** Everything the service printed, for the report of a failed test. */
+  output(): string
+  stop(): Promise<void>
+}
+
+const STARTUP_TIMEOUT_MS = 30_000
+const SHUTDOWN_TIMEOUT_MS = 5_000
+
+/** Starts the service on `port` (0: any free port); a data dir from an earlier run keeps its accounts and posts. */
+export async function startService(dataDir: string, port = 0): Promise<RunningService> {
+  await mkdir(dataDir, { recursive: true })
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src-service/server.ts', '--port', String(port), '--data-dir', dataDir, '--demo'],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  const lines: string[] = []
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => lines.push(chunk))
+  const output = () => lines.join('')
+  try {
+    const url = await listeningUrl(child, lines)
+    const sandbox = JSON.parse(await readFile(join(dataDir, 'sandbox.json'), 'utf8')) as Sandbox
+    return { url, port: Number(new URL(url).port), dataDir, sandbox, output, stop: () => stop(child) }
+  } catch (error) {
+    await stop(child)
+    throw new Error(`The service did not start: ${(error as Error).message}\n--- service output ---\n${output()}`, {
+      cause: error,
+    })
+  }
+}
+
+/** Resolves with the URL of the `listening on <url>` line; keeps draining stdout afterwards so the pipe never fills. */
+function listeningUrl(child: ChildProcess, lines: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening on" line within ${STARTUP_TIMEOUT_MS} ms`)), STARTUP_TIMEOUT_MS)
+    const settle = (outcome: () => void) => {
+      clearTimeout(timer)
+      child.off('exit', onExit)
+      outcome()
+    }
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      settle(() => reject(new Error(`it exited (${signal ?? `code ${code}`}) before listening`)))
+    child.on('exit', onExit)
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(`${line}\n`)
+      const match = /^listening on (http:\/\/\S+)$/.exec(line)
+      if (match) settle(() => resolve(match[1]!))
+    })
+  })
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = once(child, 'exit')
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), SHUTDOWN_TIMEOUT_MS)
+  await exited
+  clearTimeout(timer)
+}

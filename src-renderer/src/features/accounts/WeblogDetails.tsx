@@ -1,0 +1,80 @@
+import { useId } from 'react'
+import type { Weblog } from '../../../../src-preload/contract'
+import { Card, Pane, Spinner } from '../../ui'
+import { useAccountsStore } from './store'
+import './accounts.css'
+
+/** The main pane for the selected weblog: what it is called, where it lives, and what the server offers for it. */
+export function WeblogDetails() {
+  const selection = useAccountsStore((state) => state.selection)
+  const accounts = useAccountsStore((state) => state.accounts)
+  const weblogs = useAccountsStore((state) =>
+    state.selection.accountId === null ? undefined : state.weblogsByAccount[state.selection.accountId],
+  )
+  const account = accounts.status === 'loaded' ? accounts.value.find((item) => item.id === selection.accountId) : undefined
+  const weblog =
+    weblogs?.status === 'loaded' ? weblogs.value.find((item) => item.postUri === selection.weblogUri) : undefined
+
+  if (!account) return null
+  if (!weblogs || weblogs.status === 'loading') {
+    return (
+      <Pane layout="centered">
+        <Spinner label={`Loading the weblogs of ${account.label}…`} />
+      </Pane>
+    )
+  }
+  if (!weblog) {
+    return (
+      <Pane layout="centered">
+        <p>
+          {weblogs.status === 'failed'
+            ? `The weblogs of ${account.label} could not be loaded; the sidebar says why.`
+            : 'Choose a weblog in the sidebar.'}
+        </p>
+      </Pane>
+    )
+  }
+  return (
+    <Pane layout="wide">
+      <article className="weblog-details">
+      <header className="weblog-details__header">
+        <p className="weblog-details__account">{account.label}</p>
+        <h1 className="weblog-details__title">{weblog.title}</h1>
+        {weblog.homeUrl && <p className="weblog-details__home">{weblog.homeUrl}</p>}
+      </header>
+      <EndpointList weblog={weblog} />
+      </article>
+    </Pane>
+  )
+}
+
+const endpoints: { key: keyof Omit<Weblog, 'title' | 'homeUrl'>; name: string; purpose: string }[] = [
+  { key: 'postUri', name: 'PostURI', purpose: 'New posts are sent here.' },
+  { key: 'feedUri', name: 'FeedURI', purpose: 'The latest posts, for reading and editing.' },
+  { key: 'uploadUri', name: 'UploadURI', purpose: 'Files and images are uploaded here.' },
+  { key: 'categoriesUri', name: 'CategoriesURI', purpose: "The weblog's categories." },
+]
+
+function EndpointList({ weblog }: { weblog: Weblog }) {
+  const headingId = useId()
+  return (
+    <Card className="endpoints" aria-labelledby={headingId}>
+      <h2 className="endpoints__title" id={headingId}>
+        Addresses the server announced
+      </h2>
+      <dl className="endpoints__list">
+        {endpoints.map(({ key, name, purpose }) => (
+          <div className="endpoints__row" key={key}>
+            <dt className="endpoints__name">
+              {name}
+              <span className="endpoints__purpose">{purpose}</span>
+            </dt>
+            <dd className="endpoints__value">
+              {weblog[key] ?? <span className="endpoints__missing">Not announced by the server</span>}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </Card>
+  )
+}

@@ -1,0 +1,6 @@
+export { AccountsSidebar } from './AccountsSidebar'
+export { AddAccountPanel } from './AddAccountPanel'
+export { useAccountsStore } from './store'
+export { useAccountsSync } from './useAccountsSync'
+export { Welcome } from './Welcome'
+export { WeblogDetails } from './WeblogDetails'

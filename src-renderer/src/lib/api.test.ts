@@ -1,0 +1,96 @@
+// api.ts over the contract's real bridge and dispatcher; only the handlers behind them are written here.
+import { beforeAll, describe, expect, it } from 'vitest'
+import {
+  BlogdeskError,
+  buildBlogApi,
+  createDispatcher,
+  type AccountSummary,
+  type Handlers,
+  type Transport,
+} from '../../../src-preload/contract'
+import type { Api, ApiError } from './api'
+
+const melody: AccountSummary = { id: 'a1', label: 'melody @ blog.example', atomBase: 'https://blog.example', username: 'melody' }
+
+const handlers: Handlers = {
+  'accounts:list': async () => [melody],
+  'accounts:add': async () => {
+    throw new BlogdeskError('auth', 'blog.example refused the username or API password.')
+  },
+  'weblogs:list': async () => {
+    throw new TypeError('weblogs is not iterable')
+  },
+}
+
+const changeListeners = new Set<(payload: unknown) => void>()
+let transportBroken = false
+const dispatch = createDispatcher(handlers, () => undefined)
+const transport: Transport = {
+  invoke: (channel, request) => (transportBroken ? Promise.reject(new Error('IPC channel closed')) : dispatch(channel, request)),
+  subscribe: (_event, listener) => {
+    changeListeners.add(listener)
+    return () => changeListeners.delete(listener)
+  },
+}
+
+let api: Api
+let ApiErrorClass: typeof ApiError
+
+beforeAll(async () => {
+  Object.assign(globalThis, { window: { blog: buildBlogApi(transport) } })
+  const module = await import('./api')
+  api = module.api
+  ApiErrorClass = module.ApiError
+})
+
+async function failureOf(call: Promise<unknown>): Promise<ApiError> {
+  const error: unknown = await call.then(
+    () => null,
+    (thrown: unknown) => thrown,
+  )
+  expect(error).toBeInstanceOf(ApiErrorClass)
+  return error as ApiError
+}
+
+describe('api', () => {
+  it('resolves a successful call to its value', async () => {
+    expect(await api.accounts.list()).toEqual([melody])
+  })
+
+  it("throws the main process's failure with its code and words", async () => {
+    const error = await failureOf(api.accounts.add({ atomBase: 'https://blog.example', username: 'melody', apiPassword: 'x' }))
+    expect(error.code).toBe('auth')
+    expect(error.message).toBe('blog.example refused the username or API password.')
+  })
+
+  it('reports arguments the contract refuses as invalid-argument', async () => {
+    const error = await failureOf(api.accounts.add({ atomBase: 'ftp://blog.example', username: 'melody', apiPassword: 'x' }))
+    expect(error.code).toBe('invalid-argument')
+  })
+
+  it('reports a crash in a handler as a bug, not as something the person did', async () => {
+    const error = await failureOf(api.weblogs.list({ accountId: 'a1' }))
+    expect(error.code).toBe('bug')
+    expect(error.message).toContain('weblogs is not iterable')
+  })
+
+  it('reports a broken connection to the main process as a bug that asks for a restart', async () => {
+    transportBroken = true
+    try {
+      const error = await failureOf(api.accounts.list())
+      expect(error.code).toBe('bug')
+      expect(error.message).toContain('Restart Blogdesk')
+    } finally {
+      transportBroken = false
+    }
+  })
+
+  it('passes change events through and stops after unsubscribing', () => {
+    const received: unknown[] = []
+    const unsubscribe = api.accounts.onChanged((accounts) => received.push(accounts))
+    for (const listener of changeListeners) listener([melody])
+    unsubscribe()
+    for (const listener of changeListeners) listener([])
+    expect(received).toEqual([[melody]])
+  })
+})
