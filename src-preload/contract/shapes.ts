@@ -10,7 +10,10 @@ export interface AccountSummary {
 }
 
 export interface NewAccount {
-  /** The URL the root listings hang off (`<atomBase>/weblog`, `/gallery`, `/lists`). */
+  /**
+   * Where the Atom interface is: the origin `/t/atom/weblog` hangs off, or the weblog root listing itself
+   * (Movable Type's `…/mt-atom.cgi/weblog`). The core finds the listing from either.
+   */
   atomBase: string
   username: string
   /** The API password used for WSSE, not the login password. */

@@ -50,7 +50,7 @@ describe('accounts', () => {
   it('refuses a wrong API password in words, and keeps nothing', async () => {
     await expect(addMelody('not-the-password')).rejects.toMatchObject({
       code: 'auth',
-      message: expect.stringMatching(/refused the username or API password/),
+      message: expect.stringMatching(/refused the sign-in: "The username or API password is wrong\./),
     })
     expect(await fixture.core.handlers['accounts:list'](null)).toEqual([])
   })

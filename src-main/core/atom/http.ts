@@ -84,9 +84,13 @@ function describeFailure(response: Response, result: AtomResponse, host: string)
         `Your computer's clock is about ${minutes} minutes ${skew > 0 ? 'behind' : 'ahead of'} ${host}'s, so the server refuses the sign-in${quoted}. Set your clock to the correct time automatically, then try again.`,
       )
     }
+    const advice = 'Check both; the API password is the one for publishing tools, not the one you log in with.'
+    // Quote the server when it explains itself; add our advice only where its words leave it out.
     return new BlogdeskError(
       'auth',
-      `${host} refused the username or API password${quoted}. Check both; the API password is the one for publishing tools, not the one you log in with.`,
+      serverSays
+        ? `${host} refused the sign-in: "${serverSays}"${/API password/i.test(serverSays) ? '' : ` ${advice}`}`
+        : `${host} refused the username or API password. ${advice}`,
     )
   }
   if (result.status === 403) return new BlogdeskError('rejected', `${host} does not allow this account to do that${quoted}.`)

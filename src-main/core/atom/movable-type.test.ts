@@ -68,7 +68,7 @@ describe('adding a Movable Type account', () => {
     const { add } = await setUp('mt/err/03-bad-password-digest.txt')
     await expect(add()).rejects.toMatchObject({
       code: 'auth',
-      message: expect.stringContaining('X-WSSE PasswordDigest is incorrect'),
+      message: expect.stringMatching(/refused the sign-in: "X-WSSE PasswordDigest is incorrect" Check both; the API password is/),
     })
     expect(await fixture.core.handlers['accounts:list'](null)).toEqual([])
   })
