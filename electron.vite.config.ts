@@ -1,8 +1,23 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import type { Plugin } from 'vite'
 
 const root = import.meta.dirname
+
+/**
+ * The dev server injects an inline React-refresh preamble and <style> tags, and talks to the page over a WebSocket.
+ * Only while serving is the page's CSP relaxed for that; the built app keeps the strict policy of index.html.
+ */
+const devServerCsp: Plugin = {
+  name: 'blogdesk-dev-server-csp',
+  apply: 'serve',
+  transformIndexHtml: (html) =>
+    html
+      .replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+      .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+      .replace("connect-src 'self'", "connect-src 'self' ws://localhost:*"),
+}
 
 export default defineConfig({
   main: {
@@ -30,8 +45,9 @@ export default defineConfig({
     root: resolve(root, 'src-renderer'),
     base: './',
     build: {
+      minify: true,
       rollupOptions: { input: resolve(root, 'src-renderer/index.html') },
     },
-    plugins: [react()],
+    plugins: [react(), devServerCsp],
   },
 })
