@@ -7,7 +7,7 @@ import { atomReply } from './reply'
 /** GET /t/atom/weblog: each weblog's PostURI, FeedURI, UploadURI, CategoryURI and public page. */
 export function weblogRoot(weblogs: Weblogs): AuthenticatedHandler {
   return ({ origin }, user) =>
-    atomReply(writeLinkFeed(weblogs.ownedBy(user.id).flatMap((weblog) => weblogLinks(origin, weblog))))
+    atomReply(200, writeLinkFeed(weblogs.ownedBy(user.id).flatMap((weblog) => weblogLinks(origin, weblog))))
 }
 
 function weblogLinks(origin: string, weblog: Weblog): AtomLink[] {

@@ -1,16 +1,38 @@
-// Method + path → handler. Unknown paths answer 404, known paths with another method 405 with Allow, bodies over
-// the cap 413; a handler that throws is a bug: logged to stderr and answered 500, never a hung request.
+// Method + path pattern → handler. Unknown paths answer 404, known paths with another method 405 with Allow,
+// declared bodies over the cap 413; an HttpError becomes its `<error>`; anything else a handler throws is a bug:
+// logged to stderr and answered 500, never a hung request.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import { errorReply, type Handler, type Reply } from './reply'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { errorReply, HttpError, type Handler, type Reply } from './reply'
 
 /** PROTOCOL.md's cap on request bodies, so a runaway upload cannot exhaust the service's memory. */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024
 
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+
+interface Route {
+  pattern: RegExp
+  methods: Map<Method, Handler>
+}
+
 export class Router {
-  readonly #routes = new Map<string, Map<string, Handler>>()
+  readonly #routes = new Map<string, Route>()
 
   get(path: string, handler: Handler): this {
     return this.#add('GET', path, handler)
+  }
+
+  post(path: string, handler: Handler): this {
+    return this.#add('POST', path, handler)
+  }
+
+  put(path: string, handler: Handler): this {
+    return this.#add('PUT', path, handler)
+  }
+
+  delete(path: string, handler: Handler): this {
+    return this.#add('DELETE', path, handler)
   }
 
   /** The listener for a server reachable at `origin`; hrefs are built from it, never from the Host header. */
@@ -29,42 +51,76 @@ export class Router {
     try {
       return await this.#dispatch(request, origin)
     } catch (error) {
+      if (error instanceof HttpError) return errorReply(error.status, error.message, error.headers)
       console.error(`${request.method} ${request.url} failed:`, error)
       return errorReply(500, 'The service failed to answer this request; its log says why. Please report it.')
     }
   }
 
-  #add(method: string, path: string, handler: Handler): this {
-    const methods = this.#routes.get(path) ?? new Map<string, Handler>()
-    methods.set(method, handler)
-    this.#routes.set(path, methods)
+  /** `path` is literal but for `:name` parts, each matching one segment or the rest of one (`blog_id=:blogId`). */
+  #add(method: Method, path: string, handler: Handler): this {
+    const route = this.#routes.get(path) ?? { pattern: compile(path), methods: new Map<Method, Handler>() }
+    route.methods.set(method, handler)
+    this.#routes.set(path, route)
     return this
   }
 
   async #dispatch(request: IncomingMessage, origin: string): Promise<Reply> {
     const path = (request.url ?? '/').split('?', 1)[0] ?? '/'
-    const methods = this.#routes.get(path)
-    if (!methods) return errorReply(404, `There is nothing at ${path} on this service. Check the address.`)
+    const found = this.#match(path)
+    if (!found) return errorReply(404, `There is nothing at ${path} on this service. Check the address.`)
+    const { route, params } = found
 
     // HEAD is GET without the body; Node leaves the body out of HEAD responses by itself.
-    const method = request.method === 'HEAD' ? 'GET' : (request.method ?? '')
-    const handler = methods.get(method)
+    const method = request.method === 'HEAD' ? 'GET' : request.method
+    const handler = route.methods.get(method as Method)
     if (!handler) {
-      const allowed = [...methods.keys()].flatMap((name) => (name === 'GET' ? ['GET', 'HEAD'] : [name])).join(', ')
+      const allowed = [...route.methods.keys()].flatMap((name) => (name === 'GET' ? ['GET', 'HEAD'] : [name])).join(', ')
       return errorReply(405, `${request.method} is not allowed on ${path}; use ${allowed}.`, { Allow: allowed })
     }
 
     if (Number(request.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
-      const limit = `${MAX_BODY_BYTES / 1024 / 1024} MiB`
       // Closing the connection spares reading a body nobody will use.
-      return errorReply(413, `The request body is larger than ${limit}. Send less at once.`, { Connection: 'close' })
+      return errorReply(413, `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB. Send less at once.`, {
+        Connection: 'close',
+      })
     }
-    return handler({ request, origin })
+    return handler({ request, origin, params })
+  }
+
+  #match(path: string): { route: Route; params: Record<string, string> } | null {
+    for (const route of this.#routes.values()) {
+      const match = route.pattern.exec(path)
+      if (!match) continue
+      const params: Record<string, string> = {}
+      for (const [name, raw] of Object.entries(match.groups ?? {})) {
+        try {
+          params[name] = decodeURIComponent(raw)
+        } catch {
+          throw new HttpError(400, `The address ${path} is not correctly encoded.`)
+        }
+      }
+      return { route, params }
+    }
+    return null
   }
 }
 
-function send(response: ServerResponse, reply: Reply): void {
-  const body = reply.body ?? ''
+function compile(path: string): RegExp {
+  const source = path
+    .split(/(:[A-Za-z]\w*)/)
+    .map((part) => (part.startsWith(':') ? `(?<${part.slice(1)}>[^/]+)` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('')
+  return new RegExp(`^${source}$`)
+}
+
+async function send(response: ServerResponse, reply: Reply): Promise<void> {
+  const { body = '' } = reply
+  if (body instanceof Readable) {
+    response.writeHead(reply.status, reply.headers)
+    await pipeline(body, response)
+    return
+  }
   response.writeHead(reply.status, { ...reply.headers, 'Content-Length': Buffer.byteLength(body) })
   response.end(body)
 }

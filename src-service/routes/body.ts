@@ -1,0 +1,44 @@
+// Reading request bodies: never more than the cap, whatever Content-Length claims (or omits), and only as a media
+// type the route understands.
+import type { IncomingMessage } from 'node:http'
+import { MAX_BODY_BYTES } from './router'
+import { HttpError } from './reply'
+
+const ATOM_REQUEST_TYPES = ['application/x.atom+xml', 'application/atom+xml', 'application/xml', 'text/xml']
+
+/** The whole body, refused with 413 as soon as it grows past `maxBytes`. */
+export async function readBody(request: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > maxBytes) {
+      throw new HttpError(413, `The request body is larger than ${formatBytes(maxBytes)}. Send less at once.`, {
+        Connection: 'close',
+      })
+    }
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks, size)
+}
+
+/** Refuses (415) a body that is not sent as Atom or XML; the charset parameter is not ours to judge. */
+export function requireAtomMediaType(request: IncomingMessage): void {
+  const declared = (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase()
+  if (!ATOM_REQUEST_TYPES.includes(declared)) {
+    throw new HttpError(
+      415,
+      `This address takes an Atom entry sent as ${ATOM_REQUEST_TYPES[0]} (or ${ATOM_REQUEST_TYPES.slice(1).join(', ')}), not ${declared || 'a body without Content-Type'}.`,
+    )
+  }
+}
+
+/** The body of an Atom request as text, after checking its media type. */
+export async function readAtomBody(request: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<string> {
+  requireAtomMediaType(request)
+  return (await readBody(request, maxBytes)).toString('utf8')
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${Math.ceil(bytes / 1024)} KiB`
+}
