@@ -3,10 +3,12 @@ import { join } from 'node:path'
 import { Applications } from './applications'
 import { Connection } from './connection'
 import { lockDataDir, prepareDataDir } from './data-dir'
+import { Events } from './events'
 import { SecretBox } from './secret-box'
 import { Users } from './users'
 import { Weblogs } from './weblogs'
 
+export type { EventRecord, Events, NewEvent, ObjectType, Verb } from './events'
 export type { User, Users } from './users'
 export type { NewWeblog, Weblog, Weblogs } from './weblogs'
 
@@ -17,6 +19,7 @@ export interface Store {
   readonly users: Users
   readonly weblogs: Weblogs
   readonly applications: Applications
+  readonly events: Events
   readonly secrets: SecretBox
   /** Runs `work` in one transaction: all of it is stored, or (when it throws) none of it. */
   transaction<T>(work: () => T): T
@@ -41,6 +44,7 @@ export function openStore(dataDir: string): Store {
     users: new Users(db, secrets),
     weblogs: new Weblogs(db),
     applications: new Applications(db),
+    events: new Events(db),
     secrets,
     transaction: (work) => db.transaction(work),
     close: () => {

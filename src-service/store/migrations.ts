@@ -42,4 +42,23 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX api_keys_by_application ON api_keys (application_id);
     `,
   },
+  {
+    version: 2,
+    name: 'events',
+    // An event says that an actor did a verb to an object (spec §2.4). Streams read one actor's events newest first
+    // and page by (published, id), which the index serves without sorting.
+    sql: `
+      CREATE TABLE events (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        url_id      TEXT NOT NULL UNIQUE,
+        actor_id    INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        verb        TEXT NOT NULL CHECK (verb IN ('NewAsset', 'AddedFavorite', 'AddedNeighbor')),
+        object_type TEXT NOT NULL CHECK (object_type IN ('Post', 'Comment', 'Photo', 'ListItem', 'User')),
+        object_id   INTEGER NOT NULL,
+        published   TEXT NOT NULL DEFAULT ${now}
+      );
+      CREATE INDEX events_by_actor ON events (actor_id, published DESC, id DESC);
+      CREATE INDEX events_by_object ON events (object_type, object_id);
+    `,
+  },
 ]

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import { chmodSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Store } from './store'
+import type { Store } from '../store'
 
 const SANDBOX_FILE = 'sandbox.json'
 

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openStore, type Store } from '.'
+
+describe('events', () => {
+  let dataDir: string
+  let store: Store
+  let actorId: number
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-events-'))
+    store = openStore(dataDir)
+    actorId = store.users.add({ username: 'ana', displayName: 'Ana', loginPassword: 'login-pw-ana', apiPassword: 'api-pw-ana' }).id
+  })
+  afterEach(() => {
+    store.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('records events with opaque url ids and W3CDTF times, newest first', () => {
+    const older = store.events.record({ actorId, verb: 'NewAsset', objectType: 'Post', objectId: 42, published: '2026-01-01T10:00:00Z' })
+    const newer = store.events.record({ actorId, verb: 'AddedFavorite', objectType: 'Post', objectId: 7 })
+    expect(newer.urlId).toMatch(/^6e[0-9a-f]{30}$/)
+    expect(newer.urlId).not.toBe(older.urlId)
+    expect(newer.published).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+    expect(store.events.newestBy(actorId, 10)).toEqual([newer, older])
+  })
+
+  it('forgets the events of an object that was deleted', () => {
+    store.events.record({ actorId, verb: 'NewAsset', objectType: 'Post', objectId: 42 })
+    const kept = store.events.record({ actorId, verb: 'NewAsset', objectType: 'Photo', objectId: 42 })
+    store.events.forgetObject('Post', 42)
+    expect(store.events.newestBy(actorId, 10)).toEqual([kept])
+  })
+
+  it('keeps no event when the transaction that creates its object fails', () => {
+    expect(() =>
+      store.transaction(() => {
+        store.events.record({ actorId, verb: 'NewAsset', objectType: 'Photo', objectId: 1 })
+        throw new Error('the photo could not be stored')
+      }),
+    ).toThrow('could not be stored')
+    expect(store.events.newestBy(actorId, 10)).toEqual([])
+  })
+
+  it('refuses a verb or object type the spec does not know', () => {
+    expect(() => store.events.record({ actorId, verb: 'Deleted' as never, objectType: 'Post', objectId: 1 })).toThrow(/CHECK/)
+    expect(store.events.newestBy(actorId, 10)).toEqual([])
+  })
+})
