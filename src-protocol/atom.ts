@@ -1,17 +1,8 @@
-import { NS, XML_NS } from './namespaces'
+import { describeElement, readLink, withXmlBase, type AtomLink } from './links'
+import { NS } from './namespaces'
 import { XmlError } from './xml-error'
-import { parseXml, type XmlElement } from './xml-reader'
+import { parseXml } from './xml-reader'
 import { XML_DECLARATION, attributeList, escapeText } from './xml-writer'
-
-/** A `link` of a root listing: a weblog's (or album's, list's) service or page, by relation. */
-export interface AtomLink {
-  rel: string
-  href: string
-  type: string | null
-  title: string | null
-}
-
-const XML_BASE = `{${XML_NS}}base`
 
 /**
  * Reads a root listing (an Atom 0.3 `feed` of `link` elements, e.g. GET /t/atom/weblog) into its links, in
@@ -31,34 +22,10 @@ export function readLinkFeed(xml: string, baseUrl: string): AtomLink[] {
   const links: AtomLink[] = []
   for (const child of feed.children) {
     if (child.ns !== NS.atom || child.name !== 'link') continue
-    const href = resolveUrl(child.attributes.href, withXmlBase(child, feedBase))
-    if (href === null) continue
-    links.push({
-      rel: child.attributes.rel?.trim() || 'alternate',
-      href,
-      type: child.attributes.type?.trim() || null,
-      title: child.attributes.title ?? null,
-    })
+    const link = readLink(child, feedBase)
+    if (link) links.push(link)
   }
   return links
-}
-
-function describeElement(element: XmlElement): string {
-  return element.ns ? `<${element.name}> in the namespace ${element.ns}` : `<${element.name}> without a namespace`
-}
-
-// An xml:base that cannot be resolved is ignored rather than losing every link beneath it.
-function withXmlBase(element: XmlElement, base: string): string {
-  return resolveUrl(element.attributes[XML_BASE], base) ?? base
-}
-
-function resolveUrl(reference: string | undefined, base: string): string | null {
-  if (reference === undefined || reference.trim() === '') return null
-  try {
-    return new URL(reference.trim(), base).href
-  } catch {
-    return null
-  }
 }
 
 /** A root listing: `<feed xmlns="http://purl.org/atom/ns#">` holding one `<link>` per entry of `links`. */

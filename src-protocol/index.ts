@@ -1,6 +1,21 @@
 export { NS, ATOM_MEDIA_TYPE } from './namespaces'
 export { XmlError } from './xml-error'
 export { parseXml, type XmlElement } from './xml-reader'
-export { readLinkFeed, writeLinkFeed, writeErrorDocument, type AtomLink } from './atom'
+export { type AtomLink } from './links'
+export { readLinkFeed, writeLinkFeed, writeErrorDocument } from './atom'
+export {
+  readEntry,
+  writeEntry,
+  type AtomContent,
+  type AtomEntry,
+  type AtomPerson,
+  type ContentMode,
+  type EntryToWrite,
+  type ExtensionElement,
+  type ReadOptions,
+} from './entry'
+export { readFeed, writeFeed, type AtomFeed, type FeedToWrite } from './feed'
+export { readCategories, writeCategories } from './categories'
+export { isWellFormedMarkup } from './markup'
 export { formatW3cDate, parseW3cDate } from './dates'
 export { createWsseHeader, WSSE_CHALLENGE, WsseVerifier, type WsseCredentials, type WsseOutcome } from './wsse'

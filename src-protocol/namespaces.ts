@@ -14,6 +14,9 @@ export const NS = {
   xhtml: 'http://www.w3.org/1999/xhtml',
 } as const
 
+/** Atom 1.0, read where it costs nothing: its elements mean what their Atom 0.3 namesakes mean. */
+export const ATOM_10_NS = 'http://www.w3.org/2005/Atom'
+
 /** The namespace the `xml:` prefix is bound to in every document (xml:base, xml:lang). */
 export const XML_NS = 'http://www.w3.org/XML/1998/namespace'
 

@@ -13,6 +13,8 @@ export interface Capture {
   wsse: string | undefined
   /** When the server answered (its Date header), to replay the request against an injected clock. */
   answeredAt: Date
+  /** The body of the (first) request; empty when it had none. */
+  requestBody: string
   /** The body of the (first) response. */
   responseBody: string
 }
@@ -24,8 +26,18 @@ export function readCapture(relativePath: string): Capture {
   const wsse = /^X-WSSE: (.*)$/m.exec(request)?.[1]
   const date = /^Date: (.*)$/m.exec(response)?.[1]
   if (date === undefined) throw new Error(`${relativePath} has no response Date header`)
-  const bodyStart = response.indexOf('\n\n')
-  return { wsse, answeredAt: new Date(date), responseBody: bodyStart === -1 ? '' : response.slice(bodyStart + 2) }
+  return { wsse, answeredAt: new Date(date), requestBody: bodyOf(request), responseBody: bodyOf(response) }
+}
+
+/** The body of a file holding one HTTP message (headers, a blank line, the body), as the peer captures do. */
+export function readMessageBody(relativePath: string): string {
+  return bodyOf(readFixture(relativePath))
+}
+
+// Headers end at the first blank line; wire captures end their header lines with CRLF.
+function bodyOf(message: string): string {
+  const blankLine = /\r?\n\r?\n/.exec(message)
+  return blankLine ? message.slice(blankLine.index + blankLine[0].length) : ''
 }
 
 /** One numbered `=== n. … ===` section of reconstructed/xmlatom-generated-shapes.txt, without its heading. */

@@ -2,11 +2,14 @@
 // U+FFFE and U+FFFF. With the u flag a lone surrogate is one code point, so it counts as forbidden too.
 const NOT_XML_CHARACTER_SOURCE = '[^\\t\\n\\r\\u0020-\\uD7FF\\uE000-\\uFFFD\\u{10000}-\\u{10FFFF}]'
 
-/** Finds the first character XML 1.0 cannot contain. */
-export const NOT_XML_CHARACTER = new RegExp(NOT_XML_CHARACTER_SOURCE, 'u')
-
 /** Finds every character XML 1.0 cannot contain, for replacing. */
 export const NOT_XML_CHARACTERS = new RegExp(NOT_XML_CHARACTER_SOURCE, 'gu')
+
+/**
+ * Finds characters outside XML 1.0's Char production and every surrogate, which is fine as half of a pair. Without
+ * the u flag the class is a plain range check, several times faster than NOT_XML_CHARACTERS: a quick first look.
+ */
+export const SUSPECT_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD]/g
 
 export function isXmlCharacter(codePoint: number): boolean {
   return (

@@ -102,6 +102,11 @@ describe('text', () => {
 
   test('attribute values turn literal tabs and newlines into spaces but keep them when written as references', () => {
     expect(parseXml('<t a="x\ty\nz" b="x&#9;y&#10;z"/>').attributes).toEqual({ a: 'x y z', b: 'x\ty\nz' })
+    expect(parseXml('<t a="one\r\ntwo" b="&#13;&#10;"/>').attributes).toEqual({ a: 'one two', b: '\r\n' })
+  })
+
+  test('every form of character reference decodes, leading zeros included', () => {
+    expect(parseXml('<t>&#65;&#0065;&#x41;&#x0041;&#x1f600;&#1114111;</t>').text).toBe('AAAA😀\u{10FFFF}')
   })
 
   test('attribute values may hold ">", "/" and the other quote, across lines', () => {
@@ -161,6 +166,12 @@ describe('refused documents', () => {
     expect(parseXml('<a><!-- <!DOCTYPE x> --><![CDATA[<!DOCTYPE y>]]></a>').text).toBe('<!DOCTYPE y>')
   })
 
+  test('"]]>" may end CDATA and appear in attribute values and comments', () => {
+    const element = parseXml('<a b="]]>"><!-- ]]> --><![CDATA[x]]]]><![CDATA[>]]> ]]&gt;</a>')
+    expect(element.attributes.b).toBe(']]>')
+    expect(element.text).toBe('x]]> ]]>')
+  })
+
   test('a document over the size limit is refused, counting UTF-8 bytes', () => {
     expect(refusal('<a>0123456789</a>', { maxBytes: 10 }).message).toMatch(/too large/)
     const accented = `<a>${'é'.repeat(10)}</a>` // 17 characters, 27 bytes
@@ -201,6 +212,10 @@ describe('refused documents', () => {
     ['a forbidden control character', '<a>\u0001</a>', /U\+0001/],
     ['a lone surrogate', '<a>\uD800</a>', /U\+D800/],
     ['an element name that is not a name', '<1a/>', /does not start a tag/],
+    ['"]]>" in text', '<a>x ]]> y</a>', /"\]\]>"/],
+    ['"--" inside a comment', '<a><!-- a -- b --></a>', /"--"/],
+    ['an uppercase X in a hexadecimal reference', '<a>&#X41;</a>', /&amp;/],
+    ['a reference beyond Unicode', '<a>&#x110000;</a>', /&#x110000;/],
   ])('%s is refused with a message saying what is wrong', (_case, xml, message) => {
     const error = refusal(xml)
     expect(error.message).toMatch(message)

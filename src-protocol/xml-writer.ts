@@ -1,4 +1,4 @@
-import { NOT_XML_CHARACTERS } from './xml-characters'
+import { NOT_XML_CHARACTERS, SUSPECT_CHARACTER } from './xml-characters'
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>'
 
@@ -21,16 +21,20 @@ function toReference(character: string): string {
 }
 
 // XML 1.0 cannot carry some characters at all, not even as references: they become U+FFFD rather than break
-// the document.
+// the document. The quick look spares ordinary text the slower Unicode-aware replacement.
+function withXmlCharactersOnly(text: string): string {
+  SUSPECT_CHARACTER.lastIndex = 0
+  return SUSPECT_CHARACTER.test(text) ? text.replace(NOT_XML_CHARACTERS, '\uFFFD') : text
+}
 
 /** Escapes character data for use between tags. */
 export function escapeText(text: string): string {
-  return text.replace(NOT_XML_CHARACTERS, '\uFFFD').replace(TEXT_SPECIALS, toReference)
+  return withXmlCharactersOnly(text).replace(TEXT_SPECIALS, toReference)
 }
 
 /** Escapes a value for use inside a double-quoted attribute. */
 export function escapeAttribute(value: string): string {
-  return value.replace(NOT_XML_CHARACTERS, '\uFFFD').replace(ATTRIBUTE_SPECIALS, toReference)
+  return withXmlCharactersOnly(value).replace(ATTRIBUTE_SPECIALS, toReference)
 }
 
 /** `name="value"` pairs for a start tag, leaving out absent values; starts with a space when not empty. */

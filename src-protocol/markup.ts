@@ -1,0 +1,74 @@
+import { NS } from './namespaces'
+import { XmlError } from './xml-error'
+import { scanXml, type RawContent, type RawMarkup } from './xml-reader'
+import { escapeAttribute } from './xml-writer'
+
+// A fragment written into an entry sits four levels down (feed, entry, content, div), so a fragment accepted here
+// can always be read back within the reader's default depth of 64.
+const FRAGMENT_MAX_DEPTH = 60
+const FRAGMENT_OPEN = `<div xmlns="${NS.xhtml}">`
+const FRAGMENT_CLOSE = '</div>'
+
+/**
+ * Whether `fragment` is well-formed XML content (text and elements, as inside an element): balanced tags, quoted
+ * attributes, only the five predefined entities and character references, every prefix declared within it, no
+ * DOCTYPE. Such markup can be written as `mode="xml"` content inside the XHTML div; anything else has to go as
+ * `mode="escaped"`. Unprefixed elements are XHTML.
+ */
+export function isWellFormedMarkup(fragment: string): boolean {
+  try {
+    scanXml(FRAGMENT_OPEN + fragment + FRAGMENT_CLOSE, {
+      maxDepth: FRAGMENT_MAX_DEPTH + 1,
+      keepRaw: (_element, parent) => parent === null,
+    })
+    return true
+  } catch (error) {
+    if (error instanceof XmlError) return false
+    throw error
+  }
+}
+
+const XML_WHITESPACE = new Set([0x20, 0x0a, 0x09, 0x0d])
+
+/**
+ * The markup as a string that stands alone: surrounding whitespace left out (it means nothing around markup), and
+ * the namespace declarations it relied on from outside written into its top-level start tags.
+ */
+export function standaloneMarkup(markup: RawMarkup): string {
+  const { source, declarations } = markup
+  let { start, end } = markup
+  while (start < end && XML_WHITESPACE.has(source.charCodeAt(start))) start++
+  while (end > start && XML_WHITESPACE.has(source.charCodeAt(end - 1))) end--
+  if (declarations.length === 0) return source.slice(start, end)
+
+  const byPosition = declarations.toSorted((a, b) => a.at - b.at)
+  let result = ''
+  let copiedUpTo = start
+  for (const { at, prefix, uri } of byPosition) {
+    result += `${source.slice(copiedUpTo, at)} xmlns:${prefix}="${escapeAttribute(uri)}"`
+    copiedUpTo = at
+  }
+  return result + source.slice(copiedUpTo, end)
+}
+
+// The parts of markup that is already known to be well-formed: comments and processing instructions (skipped),
+// CDATA sections (literal), tags (skipped; attribute values may hold ">"), and character data.
+const MARKUP_PART = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<(?:[^>"']|"[^"]*"|'[^']*')*>|([^<]+)/g
+const CHECKED_REFERENCE = /&(?:#x([0-9A-Fa-f]+)|#([0-9]+)|(lt|gt|amp|quot|apos));/g
+const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }
+
+/** The text a reader sees in checked raw content, in document order: what is left once the tags are taken away. */
+export function markupText(content: RawContent): string {
+  if (content.children.length === 0) return content.text
+  let text = ''
+  for (const [, cdata, characters] of content.source.slice(content.start, content.end).matchAll(MARKUP_PART)) {
+    if (cdata !== undefined) text += cdata
+    else if (characters !== undefined) text += characters.replace(CHECKED_REFERENCE, replaceReference)
+  }
+  return text
+}
+
+function replaceReference(_whole: string, hex?: string, decimal?: string, entity?: string): string {
+  if (entity !== undefined) return PREDEFINED[entity] ?? ''
+  return String.fromCodePoint(hex !== undefined ? Number.parseInt(hex, 16) : Number.parseInt(decimal ?? '', 10))
+}
