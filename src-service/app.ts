@@ -3,7 +3,12 @@
 import type { RequestListener } from 'node:http'
 import { wsseGuard } from './auth/wsse'
 import { ensureDemoAccount, type SandboxAccount } from './demo'
+import { createLookups, type LookupOptions } from './lookup'
+import { MediaLibrary } from './media/library'
 import { weblogRoot } from './routes/atom-root'
+import { registerMediaRoutes } from './routes/gallery'
+import { registerListRoutes } from './routes/lists'
+import { registerPostRoutes } from './routes/posts'
 import { Router } from './routes/router'
 import { openStore } from './store'
 
@@ -11,6 +16,8 @@ export interface ServiceOptions {
   dataDir: string
   /** Seed the demo account (on first start) and report its credentials. */
   demo?: boolean
+  /** How list items are filled in from elsewhere: allow-listed hosts, the ISBN catalogue, limits. */
+  lookup?: LookupOptions
 }
 
 export interface Service {
@@ -22,12 +29,16 @@ export interface Service {
   close(): void
 }
 
-export function createService({ dataDir, demo = false }: ServiceOptions): Service {
+export async function createService({ dataDir, demo = false, lookup }: ServiceOptions): Promise<Service> {
   const store = openStore(dataDir)
   try {
-    const sandbox = demo ? ensureDemoAccount(store) : null
+    const media = MediaLibrary.open(dataDir)
+    const sandbox = demo ? await ensureDemoAccount(store, media) : null
     const withWsse = wsseGuard(store.users)
     const router = new Router().get('/t/atom/weblog', withWsse(weblogRoot(store.weblogs)))
+    registerPostRoutes(router, store, withWsse)
+    registerListRoutes(router, store, withWsse, createLookups(lookup))
+    registerMediaRoutes(router, store, media, withWsse)
     return {
       sandbox,
       requestListener: (origin) => router.listener(new URL(origin).origin),

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { createService } from './app'
 import { writeSandboxFile } from './demo'
+import type { LookupOptions } from './lookup'
 import { SetupError } from './setup-error'
 
 export interface StartOptions {
@@ -16,6 +17,8 @@ export interface StartOptions {
   dataDir: string
   /** Seed the demo account and write <dataDir>/sandbox.json with its credentials. */
   demo?: boolean
+  /** List item lookups: hosts allowed to be private or loopback, the HTTP ISBN catalogue, limits. */
+  lookup?: LookupOptions
 }
 
 export interface RunningService {
@@ -33,8 +36,9 @@ export async function startService({
   host = '127.0.0.1',
   dataDir,
   demo = false,
+  lookup,
 }: StartOptions): Promise<RunningService> {
-  const service = createService({ dataDir, demo })
+  const service = await createService({ dataDir, demo, lookup })
   const server = createServer()
   try {
     const origin = originOf(await listen(server, port, host))
@@ -102,7 +106,13 @@ function trackRequestsForShutdown(server: Server): () => Promise<void> {
     })
 }
 
-const USAGE = 'usage: npm run service -- --port <n> --data-dir <dir> [--demo] [--host <address>]'
+// --lookup-allow: hosts that list item lookups may reach even on private or loopback addresses (comma-separated).
+// --isbn-provider: an HTTP book catalogue instead of the local one; {isbn} in the URL becomes the ISBN-13, and it
+// answers JSON {"title", "author", "thumbnail"} (lookup/catalogue.ts). Set NODE_DEBUG=blogdesk-lookup to see why a
+// lookup failed. --offline: no lookup leaves this machine (the local catalogue still answers); tests run this way.
+const USAGE =
+  'usage: npm run service -- --port <n> --data-dir <dir> [--demo] [--host <address>] ' +
+  '[--lookup-allow <host,...>] [--isbn-provider <url with {isbn}>] [--offline]'
 
 class UsageError extends SetupError {}
 
@@ -131,6 +141,16 @@ export function parseArguments(args: readonly string[]): StartOptions {
       case '--demo':
         if (inline !== undefined) throw new UsageError(`--demo takes no value (${USAGE})`)
         options.demo = true
+        break
+      case '--offline':
+        if (inline !== undefined) throw new UsageError(`--offline takes no value (${USAGE})`)
+        options.lookup = { ...options.lookup, offline: true }
+        break
+      case '--lookup-allow':
+        options.lookup = { ...options.lookup, allowHosts: value().split(',').map((host) => host.trim()).filter(Boolean) }
+        break
+      case '--isbn-provider':
+        options.lookup = { ...options.lookup, isbnProviderUrl: value() }
         break
       default:
         throw new UsageError(`unknown option ${args[index]} (${USAGE})`)

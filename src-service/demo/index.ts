@@ -3,7 +3,11 @@
 import { randomBytes } from 'node:crypto'
 import { chmodSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { MediaLibrary } from '../media/library'
 import type { Store } from '../store'
+import { seedDemoLists } from './lists'
+import { ensureDemoAlbum } from './photos'
+import { seedDemoPosts } from './posts'
 
 const SANDBOX_FILE = 'sandbox.json'
 
@@ -21,8 +25,8 @@ const DEMO_WEBLOGS = [
 ]
 const DEMO_APPLICATION = 'Blogdesk'
 
-/** Seeds the demo account unless it exists, and returns its credentials. */
-export function ensureDemoAccount(store: Store): SandboxAccount {
+/** Seeds the demo account unless it exists (and its photo album, whose thumbnails take a moment), and returns its credentials. */
+export async function ensureDemoAccount(store: Store, library: MediaLibrary): Promise<SandboxAccount> {
   // The store keeps login passwords only as hashes, yet sandbox.json shows it on every start: derive it from the
   // data dir's key, so it is stable without being stored anywhere.
   const loginPassword = store.secrets.derive('demo login password')
@@ -30,7 +34,9 @@ export function ensureDemoAccount(store: Store): SandboxAccount {
     if (store.users.find(DEMO_USER.username)) return
     const apiPassword = randomBytes(18).toString('base64url')
     const user = store.users.add({ ...DEMO_USER, loginPassword, apiPassword })
-    for (const weblog of DEMO_WEBLOGS) store.weblogs.add({ ownerId: user.id, ...weblog })
+    const [firstWeblog] = DEMO_WEBLOGS.map((weblog) => store.weblogs.add({ ownerId: user.id, ...weblog }))
+    seedDemoPosts(store, user.id, firstWeblog!)
+    seedDemoLists(store, user.id)
     store.applications.issueApiKey(store.applications.add(DEMO_APPLICATION).id)
   })
 
@@ -39,6 +45,7 @@ export function ensureDemoAccount(store: Store): SandboxAccount {
   if (apiPassword === null || apiKey === undefined) {
     throw new Error(`The demo account in this data dir has no ${apiPassword === null ? 'user' : 'API key'}`)
   }
+  await ensureDemoAlbum(store, library, store.users.find(DEMO_USER.username)!.id)
   return { username: DEMO_USER.username, apiPassword, apiKey, loginPassword }
 }
 

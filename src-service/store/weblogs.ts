@@ -26,6 +26,17 @@ export class Weblogs {
     return { id, ...weblog }
   }
 
+  find(id: number): Weblog | null {
+    const row = this.#db.get('SELECT id, owner_id, title, slug FROM weblogs WHERE id = :id', { ':id': id })
+    return row && toWeblog(row)
+  }
+
+  /** The weblog whose public pages live under /blogs/<slug>/. */
+  findBySlug(slug: string): Weblog | null {
+    const row = this.#db.get('SELECT id, owner_id, title, slug FROM weblogs WHERE slug = :slug', { ':slug': slug })
+    return row && toWeblog(row)
+  }
+
   /** Oldest first, so a user's listing keeps its order as weblogs are added. */
   ownedBy(userId: number): Weblog[] {
     return this.#db

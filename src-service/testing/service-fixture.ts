@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createWsseHeader, type WsseCredentials } from '../../src-protocol'
 import { startService } from '../server'
-import { openStore, type NewWeblog } from '../store'
+import { openStore, type NewWeblog, type Store } from '../store'
 
 export interface TestAccount extends WsseCredentials {
   displayName: string
@@ -16,25 +16,47 @@ export interface TestAccount extends WsseCredentials {
 export interface ServiceFixture {
   origin: string
   dataDir: string
+  /** Stops the service, runs `work` on its store (to look, or to arrange), and starts it again at the same origin. */
+  withStore<T>(work: (store: Store) => T): Promise<T>
   dispose(): Promise<void>
 }
 
-/** Starts a service whose store holds `accounts` and their weblogs. */
-export async function startTestService(accounts: readonly TestAccount[] = []): Promise<ServiceFixture> {
+/** Starts a service whose store holds `accounts` and their weblogs, and whatever `setUp` adds. */
+export async function startTestService(
+  accounts: readonly TestAccount[] = [],
+  setUp: (store: Store) => void = () => {},
+): Promise<ServiceFixture> {
   const dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-service-'))
-  const store = openStore(dataDir)
-  try {
+  const onStore = <T>(work: (store: Store) => T): T => {
+    const store = openStore(dataDir)
+    try {
+      return work(store)
+    } finally {
+      store.close()
+    }
+  }
+  onStore((store) => {
     for (const { username, password, displayName, loginPassword, weblogs } of accounts) {
       const user = store.users.add({ username, displayName, loginPassword, apiPassword: password })
       for (const weblog of weblogs) store.weblogs.add({ ownerId: user.id, ...weblog })
     }
-  } finally {
-    store.close()
-  }
-  const running = await startService({ port: 0, dataDir })
+    setUp(store)
+  })
+  // Offline: no test sends a list-item lookup off this machine.
+  const start = (port: number) => startService({ port, dataDir, lookup: { offline: true } })
+  let running = await start(0)
+  const { origin } = running
   return {
-    origin: running.origin,
+    origin,
     dataDir,
+    withStore: async (work) => {
+      await running.close()
+      try {
+        return onStore(work)
+      } finally {
+        running = await start(Number(new URL(origin).port))
+      }
+    },
     dispose: async () => {
       await running.close()
       rmSync(dataDir, { recursive: true, force: true })
@@ -49,6 +71,20 @@ export function signedGet(
   options?: Parameters<typeof createWsseHeader>[1],
 ): Promise<Response> {
   return fetch(url, { headers: { 'X-WSSE': createWsseHeader(credentials, options) } })
+}
+
+/** A request with a WSSE header made now; a string body is sent as an Atom entry unless `headers` say otherwise. */
+export function signedRequest(
+  url: string,
+  credentials: WsseCredentials,
+  { method = 'GET', body, headers = {} }: { method?: string; body?: string | Buffer; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const contentType: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/x.atom+xml' }
+  return fetch(url, {
+    method,
+    headers: { ...contentType, ...headers, 'X-WSSE': createWsseHeader(credentials) },
+    ...(body === undefined ? {} : { body }),
+  })
 }
 
 export interface Sandbox {

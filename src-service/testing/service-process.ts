@@ -1,54 +1,54 @@
 // Runs the real service as a child process, the way `npm run service` does, on a free port with a fresh data dir.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { repoRoot } from './paths'
+import { readSandboxFile, type Sandbox } from './service-fixture'
 
-/** `<data-dir>/sandbox.json`, written by the service started with `--demo`. */
-export interface Sandbox {
-  atomBase: string
-  jsonBase: string
-  username: string
-  apiPassword: string
-  apiKey: string
-}
+const repoRoot = join(import.meta.dirname, '..', '..')
 
-export interface RunningService {
-  url: string
+export interface ServiceProcess extends ListeningProcess {
   port: number
   dataDir: string
   sandbox: Sandbox
-  /** Everything the service printed, for the report of a failed test. */
-  output(): string
-  stop(): Promise<void>
 }
 
 const STARTUP_TIMEOUT_MS = 30_000
 const SHUTDOWN_TIMEOUT_MS = 5_000
 
-/** Starts the service on `port` (0: any free port); a data dir from an earlier run keeps its accounts and posts. */
-export async function startService(dataDir: string, port = 0): Promise<RunningService> {
-  await mkdir(dataDir, { recursive: true })
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src-service/server.ts', '--port', String(port), '--data-dir', dataDir, '--demo'],
-    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
-  )
+/** A child process that announced `listening on <url>`. */
+export interface ListeningProcess {
+  url: string
+  pid: number
+  /** Everything it printed, for the report of a failed test. */
+  output(): string
+  stop(): Promise<void>
+}
+
+/** Starts `node --import tsx <args>` in the repo and waits for its `listening on <url>` line. */
+export async function spawnListening(args: readonly string[]): Promise<ListeningProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] })
   const lines: string[] = []
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => lines.push(chunk))
   const output = () => lines.join('')
   try {
     const url = await listeningUrl(child, lines)
-    const sandbox = JSON.parse(await readFile(join(dataDir, 'sandbox.json'), 'utf8')) as Sandbox
-    return { url, port: Number(new URL(url).port), dataDir, sandbox, output, stop: () => stop(child) }
+    return { url, pid: child.pid!, output, stop: () => stop(child) }
   } catch (error) {
     await stop(child)
-    throw new Error(`The service did not start: ${(error as Error).message}\n--- service output ---\n${output()}`, {
-      cause: error,
-    })
+    throw new Error(`${args[0]} did not start: ${(error as Error).message}\n--- its output ---\n${output()}`, { cause: error })
   }
+}
+
+/**
+ * Starts the service on `port` (0: any free port); a data dir from an earlier run keeps its accounts and posts.
+ * Offline: a test never sends a list-item lookup off this machine.
+ */
+export async function startServiceProcess(dataDir: string, port = 0): Promise<ServiceProcess> {
+  await mkdir(dataDir, { recursive: true })
+  const started = await spawnListening(['src-service/server.ts', '--port', String(port), '--data-dir', dataDir, '--demo', '--offline'])
+  return { ...started, port: Number(new URL(started.url).port), dataDir, sandbox: readSandboxFile(dataDir) }
 }
 
 /** Resolves with the URL of the `listening on <url>` line; keeps draining stdout afterwards so the pipe never fills. */

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest'
+import { sanitizeHtml } from './sanitize'
+
+describe('sanitizeHtml', () => {
+  it('keeps ordinary post markup as it is', () => {
+    const markup =
+      '<h2>Trip</h2><p>A <em>fine</em> day &amp; a <a href="https://example.com/a?b=1&amp;c=2" title="x">link</a>.</p>' +
+      '<ul><li>one</li><li>two</li></ul><blockquote cite="https://example.com/"><p>Quote</p></blockquote>' +
+      '<img src="http://example.com/lake.jpg" alt="The lake"><br><p>caf&eacute; &#8212; done&nbsp;</p>'
+    expect(sanitizeHtml(markup)).toBe(
+      '<h2>Trip</h2><p>A <em>fine</em> day &amp; a <a href="https://example.com/a?b=1&amp;c=2" title="x" rel="nofollow noopener noreferrer">link</a>.</p>' +
+        '<ul><li>one</li><li>two</li></ul><blockquote cite="https://example.com/"><p>Quote</p></blockquote>' +
+        '<img src="http://example.com/lake.jpg" alt="The lake"><br><p>caf&eacute; &#8212; done&nbsp;</p>',
+    )
+  })
+
+  it('drops scripts, styles and embedded documents with everything inside them', () => {
+    expect(sanitizeHtml('<p>a</p><script>alert(1)</script><STYLE>p{}</STYLE><iframe src="x">y</iframe><p>b</p>')).toBe('<p>a</p><p>b</p>')
+    expect(sanitizeHtml('<svg><svg></svg><p>inside</p></svg><object data="x"><p>fallback</p></object>after')).toBe('after')
+    expect(sanitizeHtml('<script>never closed <p>x</p>')).toBe('')
+    expect(sanitizeHtml('<scrip<script>t>alert(1)</script>')).toBe('t&gt;alert(1)')
+  })
+
+  it('drops event handlers, styles and every attribute not on the list', () => {
+    expect(sanitizeHtml('<p onclick="alert(1)" style="x" class="c" id="i">t</p><img src=x onerror=alert(1)>')).toBe('<p>t</p><img src="x">')
+  })
+
+  it('drops links and images to schemes that run code, however they are disguised', () => {
+    for (const href of [
+      'javascript:alert(1)',
+      ' JaVaScRiPt:alert(1)',
+      'java\tscript:alert(1)',
+      'java&#x09;script:alert(1)',
+      '&#106;avascript:alert(1)',
+      'vbscript:x',
+      'data:text/html,<script>alert(1)</script>',
+    ]) {
+      expect(sanitizeHtml(`<a href="${href}">x</a>`)).toBe('<a>x</a>')
+    }
+    expect(sanitizeHtml('<img src="data:image/svg+xml,<svg/onload=alert(1)>">')).toBe('<img>')
+    expect(sanitizeHtml('<img src="data:image/png;base64,iVBORw0K">')).toBe('<img src="data:image/png;base64,iVBORw0K">')
+    expect(sanitizeHtml('<a href="/blogs/x/2">rel</a><a href="mailto:a@b.c">m</a>')).toBe(
+      '<a href="/blogs/x/2" rel="nofollow noopener noreferrer">rel</a><a href="mailto:a@b.c" rel="nofollow noopener noreferrer">m</a>',
+    )
+  })
+
+  it('re-escapes what it keeps, so a value cannot break out of its attribute', () => {
+    expect(sanitizeHtml('<a title=\'a"><script>x</script>\' href=\'/x\'>t</a>')).toBe(
+      '<a title="a&quot;&gt;&lt;script&gt;x&lt;/script&gt;" href="/x" rel="nofollow noopener noreferrer">t</a>',
+    )
+    expect(sanitizeHtml('<a href="javascript&colon;alert(1)">x</a>')).toBe('<a href="javascript&amp;colon;alert(1)" rel="nofollow noopener noreferrer">x</a>')
+  })
+
+  it('balances tags, keeps the text of unknown elements and escapes stray brackets and ampersands', () => {
+    expect(sanitizeHtml('<div><p>open <b>bold</div> tail</i> 1 < 2 & 3 > 2<blink>hi</blink><p/>')).toBe(
+      '<div><p>open <b>bold</b></p></div> tail 1 &lt; 2 &amp; 3 &gt; 2hi<p></p>',
+    )
+    expect(sanitizeHtml('<p>x<!-- <script>alert(1)</script> -->y<![CDATA[<b>z</b>]]></p>')).toBe('<p>xy&lt;b&gt;z&lt;/b&gt;</p>')
+    expect(sanitizeHtml('<p><?php echo 1 ?><!DOCTYPE html>ok')).toBe('<p>ok</p>')
+  })
+})

@@ -1,0 +1,100 @@
+// Photo albums' Atom interface (spec §2.7, §4.2): the root listing of the user's albums (GET /t/atom/gallery) and
+// the photo POST (/t/atom/gallery/set_id=<id>). The photo streams in (see media/receive-entry.ts); the answer is
+// the photo's entry — title, summary, issued, photo:location, photo:thumbnail, photo:taken, alternate, id — without
+// the photo itself. Location is the photo's public page: photos have no EditURI.
+import { ATOM_MEDIA_TYPE, NS, writeEntry, writeLinkFeed, type EntryToWrite, type ExtensionElement } from '../../src-protocol'
+import type { AuthenticatedHandler } from '../auth/wsse'
+import type { MediaLibrary } from '../media/library'
+import { addPhoto } from '../media/photo-intake'
+import { MAX_FILE_BYTES, receiveEntryWithFile } from '../media/receive-entry'
+import { albumPageUrl, photoPageUrl, registerAlbumPages } from '../public/albums'
+import { registerMediaFiles, thumbnailUrl } from '../public/media'
+import type { Album, Photo, Store, User } from '../store'
+import { requireAtomMediaType } from './body'
+import { idOf } from './posts-entry'
+import { idempotentRequest, remember, replay } from './posts-idempotency'
+import { atomReply, HttpError, type Handler } from './reply'
+import type { Router } from './router'
+import { tagUri } from './tag-uri'
+import { registerUploadRoutes } from './uploads'
+
+/** Registers the gallery's and UploadURI's Atom routes (behind WSSE), album pages and the media files. */
+export function registerMediaRoutes(
+  router: Router,
+  store: Store,
+  library: MediaLibrary,
+  withWsse: (handler: AuthenticatedHandler) => Handler,
+): void {
+  router
+    .get('/t/atom/gallery', withWsse(galleryRoot(store)))
+    .post('/t/atom/gallery/set_id=:setId', withWsse(postPhoto(store, library)))
+  registerUploadRoutes(router, store, library, withWsse)
+  registerAlbumPages(router, store)
+  registerMediaFiles(router, store, library)
+}
+
+/** GET /t/atom/gallery: each album's PostURI and public page, titled with the album's title. */
+function galleryRoot(store: Store): AuthenticatedHandler {
+  return ({ origin }, user) =>
+    atomReply(
+      200,
+      writeLinkFeed(
+        store.albums.ownedBy(user.id).flatMap((album) => [
+          { rel: 'service.post', href: `${origin}/t/atom/gallery/set_id=${album.id}`, type: ATOM_MEDIA_TYPE, title: album.title },
+          { rel: 'alternate', href: albumPageUrl(origin, album), type: 'text/html', title: album.title },
+        ]),
+      ),
+    )
+}
+
+function postPhoto(store: Store, library: MediaLibrary): AuthenticatedHandler {
+  return async ({ request, origin, params }, user) => {
+    const album = ownAlbum(store, user, params['setId'])
+    requireAtomMediaType(request)
+    const received = await receiveEntryWithFile(request, library, { maxFileBytes: MAX_FILE_BYTES })
+    const idempotent = idempotentRequest(request, received.fingerprint)
+    const earlier = idempotent && replay(store.idempotency, user.id, idempotent)
+    if (earlier) {
+      await received.file?.discard()
+      return earlier
+    }
+    return addPhoto(store, library, { ...received, album, actorId: user.id }, (photo) => {
+      const body = writeEntry(photoEntry(origin, photo))
+      const reply = { ...atomReply(201, body, { Location: photoPageUrl(origin, photo) }), body }
+      if (idempotent) remember(store.idempotency, user.id, idempotent, reply)
+      return reply
+    })
+  }
+}
+
+/** A photo as an Atom entry: what the spec's response lists, and the file name it is published under. */
+export function photoEntry(origin: string, photo: Photo): EntryToWrite {
+  const photoElement = (name: string, text: string | null): ExtensionElement[] =>
+    text === null ? [] : [{ ns: NS.photo, name, text }]
+  return {
+    title: photo.title,
+    summary: photo.caption,
+    issued: photo.issued,
+    id: tagUri(origin, photo.created, 'photo', photo.id),
+    links: [{ rel: 'alternate', href: photoPageUrl(origin, photo), type: 'text/html', title: photo.title }],
+    extensions: [
+      ...photoElement('filename', photo.filename),
+      ...photoElement('location', photo.location),
+      ...photoElement('thumbnail', thumbnailUrl(origin, photo)),
+      ...photoElement('taken', photo.taken),
+    ],
+  }
+}
+
+/** The album the address names, when it is the user's: 404 for none, 403 for another user's. */
+function ownAlbum(store: Store, user: User, setId: string | undefined): Album {
+  const id = idOf(setId)
+  const album = id === null ? null : store.albums.find(id)
+  if (!album) {
+    throw new HttpError(404, `There is no photo album ${setId ?? ''} on this service. The gallery listing (/t/atom/gallery) lists yours.`)
+  }
+  if (album.ownerId !== user.id) {
+    throw new HttpError(403, `The album ${album.id} belongs to another user, so ${user.username} cannot add photos to it.`)
+  }
+  return album
+}

@@ -1,0 +1,416 @@
+// Typed lists over real HTTP: the root listing, creating items of every type from the reconstructed TypePad client
+// documents, the computed titles, ratings, refusals, and lookups against a small web on 127.0.0.1 — filled in when
+// the allow-list lets them through, refused (the item still stored as sent) when it does not.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ATOM_MEDIA_TYPE, NS, parseXml, readEntry, readLinkFeed, type AtomEntry, type WsseCredentials } from '../../src-protocol'
+import type { LookupOptions } from '../lookup'
+import { page, redirect, startTestWebServer, type TestWebServer } from '../lookup/test-web-server'
+import { startService, type RunningService } from '../server'
+import { openStore, type Store } from '../store'
+import { ivy, melody, signedRequest } from '../testing/service-fixture'
+
+const reconstructed = join(import.meta.dirname, '../../../shared/fixtures/atom03/reconstructed')
+const fixture = (name: string) => readFileSync(join(reconstructed, `typelist-${name}-entry.xml`), 'utf8')
+
+/** Melody's lists are 1 (music), 2 (books), 3 (people), 4 (links); Ivy's is 5 (books). */
+function addLists(store: Store): void {
+  const [melodyId, ivyId] = [melody, ivy].map(
+    ({ username, password, displayName, loginPassword }) =>
+      store.users.add({ username, displayName, loginPassword, apiPassword: password }).id,
+  )
+  store.lists.add({ ownerId: melodyId!, title: 'Heavy rotation', type: 'music' })
+  store.lists.add({ ownerId: melodyId!, title: 'On the desk', type: 'books' })
+  store.lists.add({ ownerId: melodyId!, title: 'People <& friends>', type: 'people' })
+  store.lists.add({ ownerId: melodyId!, title: 'Bookmarks', type: 'links' })
+  store.lists.add({ ownerId: ivyId!, title: 'Ivy’s books', type: 'books' })
+}
+
+interface ListsService {
+  origin: string
+  /** Stops the service for a look at its store, and starts it again at the same origin. */
+  withStore<T>(work: (store: Store) => T): Promise<T>
+  dispose(): Promise<void>
+}
+
+async function startListsService(lookup: LookupOptions): Promise<ListsService> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-lists-'))
+  const onStore = <T>(work: (store: Store) => T): T => {
+    const store = openStore(dataDir)
+    try {
+      return work(store)
+    } finally {
+      store.close()
+    }
+  }
+  onStore(addLists)
+  let running: RunningService = await startService({ port: 0, dataDir, lookup })
+  const { origin } = running
+  return {
+    origin,
+    withStore: async (work) => {
+      await running.close()
+      try {
+        return onStore(work)
+      } finally {
+        running = await startService({ port: Number(new URL(origin).port), dataDir, lookup })
+      }
+    },
+    dispose: async () => {
+      await running.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+const LOOKUP_LIMITS = { timeoutMs: 600, maxBytes: 16 * 1024 }
+
+async function expectError(response: Response, status: number, message: RegExp): Promise<void> {
+  const body = await response.text()
+  expect({ status: response.status, body }).toMatchObject({ status, body: expect.stringMatching(/<error>[^<]+<\/error>/) })
+  expect(parseXml(body).text).toMatch(message)
+}
+
+const extension = (entry: AtomEntry, ns: string, name: string) =>
+  entry.extensions.find((element) => element.ns === ns && element.name === name)?.text
+const linkOf = (entry: AtomEntry, rel: string) => entry.links.find((link) => link.rel === rel)?.href
+
+describe('typed lists over Atom', () => {
+  let web: TestWebServer
+  let service: ListsService
+  /** The same service, but nothing is allow-listed: lookups to 127.0.0.1 are refused. */
+  let fenced: ListsService
+  beforeAll(async () => {
+    web = await startTestWebServer()
+    service = await startListsService({ ...LOOKUP_LIMITS, allowHosts: ['127.0.0.1'] })
+    fenced = await startListsService(LOOKUP_LIMITS)
+  })
+  afterAll(async () => {
+    await Promise.all([service.dispose(), fenced.dispose()])
+    await web.close()
+  })
+
+  const listUri = (id: number | string, on = service) => `${on.origin}/t/atom/lists/list_id=${id}`
+  const post = (url: string, body: string, as: WsseCredentials = melody, headers: Record<string, string> = {}) =>
+    signedRequest(url, as, { method: 'POST', body, headers: { 'Content-Type': 'application/xml', ...headers } })
+  const create = async (url: string, xml: string): Promise<{ location: string; entry: AtomEntry; body: string }> => {
+    const response = await post(url, xml)
+    const body = await response.text()
+    expect({ status: response.status, body }).toMatchObject({ status: 201 })
+    expect(response.headers.get('content-type')).toBe(`${ATOM_MEDIA_TYPE}; charset=utf-8`)
+    return { location: response.headers.get('location')!, entry: readEntry(body), body }
+  }
+
+  describe('GET /t/atom/lists', () => {
+    it('lists each of the user’s lists with its PostURI and public page, titled with the list’s title', async () => {
+      const root = `${service.origin}/t/atom/lists`
+      const response = await signedRequest(root, melody)
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toBe(`${ATOM_MEDIA_TYPE}; charset=utf-8`)
+      const titles = ['Heavy rotation', 'On the desk', 'People <& friends>', 'Bookmarks']
+      expect(readLinkFeed(await response.text(), root)).toEqual(
+        titles.flatMap((title, index) => [
+          { rel: 'service.post', href: listUri(index + 1), type: ATOM_MEDIA_TYPE, title },
+          { rel: 'alternate', href: `${service.origin}/lists/${index + 1}/`, type: 'text/html', title },
+        ]),
+      )
+    })
+
+    it('shows a user only their own lists, and needs WSSE', async () => {
+      const root = `${service.origin}/t/atom/lists`
+      const links = readLinkFeed(await (await signedRequest(root, ivy)).text(), root)
+      expect(links.map((link) => link.href)).toEqual([listUri(5), `${service.origin}/lists/5/`])
+      const anonymous = await fetch(root)
+      expect(anonymous.status).toBe(401)
+      expect(anonymous.headers.get('www-authenticate')).toBe('WSSE profile="UsernameToken"')
+    })
+  })
+
+  describe('creating items from the TypePad client’s documents', () => {
+    it('music: "Artist - Song", the song’s details, rating and notes; Location reads the entry back', async () => {
+      const { location, entry, body } = await create(listUri(1), fixture('song'))
+
+      expect(location).toMatch(new RegExp(`^${listUri(1)}/entry_id=\\d+$`))
+      const itemId = Number(location.split('=').at(-1))
+      expect(entry.title).toBe('ARTIST - SONG TITLE')
+      expect(entry.issued).toBe('2005-01-01T12:00:00Z')
+      expect(entry.id).toBe(`tag:127.0.0.1,${new Date().getUTCFullYear()}:listitem-${itemId}`)
+      expect(entry.content).toMatchObject({ mode: 'xml', value: 'REVIEW TEXT' })
+      expect(extension(entry, NS.song, 'title')).toBe('SONG TITLE')
+      expect(extension(entry, NS.song, 'album')).toBe('ALBUM')
+      expect(extension(entry, NS.song, 'artist')).toBe('ARTIST')
+      expect(extension(entry, NS.song, 'thumbnail')).toBe('http://example.com/cover.jpg')
+      expect(extension(entry, NS.rvw, 'value')).toBe('5')
+      expect(linkOf(entry, 'service.edit')).toBe(location)
+      expect(linkOf(entry, 'alternate')).toBe(`${service.origin}/lists/1/#item-${itemId}`)
+
+      const read = await signedRequest(location, melody)
+      expect(read.status).toBe(200)
+      expect(await read.text()).toBe(body)
+    })
+
+    it('books: "Author: Title"; an unknown ISBN with a valid check digit is stored as sent', async () => {
+      const { entry } = await create(listUri(2), fixture('book'))
+      expect(entry.title).toBe('AUTHOR: TITLE')
+      expect(extension(entry, NS.book, 'isbn')).toBe('0000000000')
+      expect(extension(entry, NS.rvw, 'value')).toBe('4')
+      expect(entry.content?.value).toBe('REVIEW TEXT')
+    })
+
+    it('books: title and author are filled from the catalogue by ISBN when the client leaves them empty', async () => {
+      const xml = fixture('book')
+        .replace('<book:isbn>0000000000', '<book:isbn>0-262-51087-1')
+        .replace('<book:author>AUTHOR', '<book:author>')
+        .replace('<book:title>TITLE', '<book:title>')
+      const { entry } = await create(listUri(2), xml)
+      expect(entry.title).toBe('Harold Abelson, Gerald Jay Sussman, Julie Sussman: Structure and Interpretation of Computer Programs, Second Edition')
+      expect(extension(entry, NS.book, 'isbn')).toBe('0-262-51087-1')
+      expect(extension(entry, NS.book, 'title')).toBe('Structure and Interpretation of Computer Programs, Second Edition')
+    })
+
+    it('books: what the client sent wins over the catalogue', async () => {
+      const xml = fixture('book').replace('<book:isbn>0000000000', '<book:isbn>9780131103627').replace('<book:author>AUTHOR', '<book:author>')
+      const { entry } = await create(listUri(2), xml)
+      expect(entry.title).toBe('Brian W. Kernighan, Dennis M. Ritchie: TITLE')
+    })
+
+    it('books: an ISBN with a wrong check digit is not looked up, and stored as sent', async () => {
+      const xml = fixture('book')
+        .replace('<book:isbn>0000000000', '<book:isbn>0-13-110362-7')
+        .replace('<book:author>AUTHOR', '<book:author>')
+        .replace('<book:title>TITLE', '<book:title>')
+      const { entry } = await create(listUri(2), xml)
+      expect(entry.title).toBe('ISBN 0-13-110362-7')
+      expect(extension(entry, NS.book, 'title')).toBeUndefined()
+    })
+
+    it('people: the person’s name is the title; every detail and the one-line bio come back', async () => {
+      const { entry } = await create(listUri(3), fixture('person'))
+      expect(entry.title).toBe('NAME')
+      expect(extension(entry, NS.person, 'homepage')).toBe('http://example.com/')
+      expect(extension(entry, NS.person, 'email')).toBe('someone@example.com')
+      expect(extension(entry, NS.person, 'foaf_url')).toBe('http://example.com/foaf.rdf')
+      expect(extension(entry, NS.person, 'homepage_name')).toBe('http://example.com/blog/')
+      expect(extension(entry, NS.bio, 'olb')).toBe('ONE LINE BIO')
+      expect(entry.content).toBeNull()
+    })
+
+    it('links: the site title is the title, notes come back', async () => {
+      const { entry } = await create(listUri(4), fixture('link'))
+      expect(entry.title).toBe('LINK TITLE')
+      expect(extension(entry, NS.link, 'url')).toBe('http://example.com/')
+      expect(entry.content?.value).toBe('REVIEW / NOTE TEXT')
+    })
+
+    it('ignores an Atom title sent with the item: the title is computed', async () => {
+      const xml = fixture('link').replace('<content>', '<title>Please call me this</title><content>')
+      const { entry } = await create(listUri(4), xml)
+      expect(entry.title).toBe('LINK TITLE')
+    })
+  })
+
+  describe('lookups on a local web', () => {
+    const anasHomepage = () => `${web.origin}/ana/`
+    beforeAll(() => {
+      web.route(
+        '/ana/',
+        page('text/html; charset=utf-8', `<html><head><title>Ana’s  place &amp; notes</title>
+          <link rel="meta" type="application/rdf+xml" title="FOAF" href="foaf.rdf"></head><body>Hi</body></html>`),
+      )
+      web.route(
+        '/ana/foaf.rdf',
+        page('application/rdf+xml', `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:foaf="http://xmlns.com/foaf/0.1/">
+          <foaf:Person><foaf:name>Ana Lopez</foaf:name><foaf:nick>ana</foaf:nick><foaf:mbox rdf:resource="mailto:ana@example.org"/>
+          <foaf:homepage rdf:resource="${web.origin}/ana/"/></foaf:Person></rdf:RDF>`),
+      )
+      web.route('/article', page('text/html', '<title>\n  An   article\n</title>'))
+      web.route('/moved', redirect('/article'))
+      web.route('/controls', page('text/html', '<title>Ta&#1;ble\u0007 of contents</title>'))
+      web.route('/to-private', redirect('http://10.0.0.1/intranet'))
+      web.route('/huge', page('text/html', `<title>Huge</title>${'x'.repeat(LOOKUP_LIMITS.maxBytes)}`))
+      web.route('/slow', () => {})
+    })
+
+    /** The person fixture pointed at Ana's homepage, with the details a lookup can find left empty. */
+    const anaXml = () =>
+      fixture('person')
+        .replace('<person:homepage>http://example.com/', `<person:homepage>${anasHomepage()}`)
+        .replace('<person:email>someone@example.com', '<person:email>')
+        .replace('<person:foaf_url>http://example.com/foaf.rdf', '<person:foaf_url>')
+        .replace('<person:name>NAME', '<person:name>')
+        .replace('<person:homepage_name>http://example.com/blog/', '<person:homepage_name>')
+    /** The link fixture pointed at `path`, its title left for the lookup. */
+    const linkXml = (path: string) =>
+      fixture('link').replace('<link:url>http://example.com/', `<link:url>${web.origin}${path}`).replace('<link:title>LINK TITLE', '<link:title>')
+
+    it('people: FOAF autodiscovery from the homepage fills name, email, FOAF address and homepage name', async () => {
+      const { entry } = await create(listUri(3), anaXml())
+      expect(entry.title).toBe('Ana Lopez')
+      expect(extension(entry, NS.person, 'name')).toBe('Ana Lopez')
+      expect(extension(entry, NS.person, 'email')).toBe('ana@example.org')
+      expect(extension(entry, NS.person, 'foaf_url')).toBe(`${web.origin}/ana/foaf.rdf`)
+      expect(extension(entry, NS.person, 'homepage_name')).toBe('Ana’s place & notes')
+      expect(extension(entry, NS.bio, 'olb')).toBe('ONE LINE BIO')
+    })
+
+    it('links: the page title fills the site title, after a redirect too', async () => {
+      expect((await create(listUri(4), linkXml('/article'))).entry.title).toBe('An article')
+      expect((await create(listUri(4), linkXml('/moved'))).entry.title).toBe('An article')
+    })
+
+    it('links: control characters in a page title are dropped', async () => {
+      expect((await create(listUri(4), linkXml('/controls'))).entry.title).toBe('Table of contents')
+    })
+
+    it('the same lookups are refused when 127.0.0.1 is not allow-listed; the items are stored as sent', async () => {
+      const before = web.requested.length
+      const person = (await create(listUri(3, fenced), anaXml())).entry
+      const link = (await create(listUri(4, fenced), linkXml('/article'))).entry
+
+      expect(web.requested.length).toBe(before)
+      expect(person.title).toBe(anasHomepage())
+      expect(extension(person, NS.person, 'name')).toBeUndefined()
+      expect(extension(person, NS.person, 'email')).toBeUndefined()
+      expect(extension(person, NS.bio, 'olb')).toBe('ONE LINE BIO')
+      expect(link.title).toBe(`${web.origin}/article`)
+      expect(link.content?.value).toBe('REVIEW / NOTE TEXT')
+    })
+
+    it('a redirect to a private address is not followed; the item is stored as sent', async () => {
+      const { entry } = await create(listUri(4), linkXml('/to-private'))
+      expect(entry.title).toBe(`${web.origin}/to-private`)
+    })
+
+    it('an oversized page and a page that never answers are cut off; the items are stored as sent', async () => {
+      expect((await create(listUri(4), linkXml('/huge'))).entry.title).toBe(`${web.origin}/huge`)
+      const started = Date.now()
+      expect((await create(listUri(4), linkXml('/slow'))).entry.title).toBe(`${web.origin}/slow`)
+      expect(Date.now() - started).toBeLessThan(LOOKUP_LIMITS.timeoutMs + 1500)
+    })
+  })
+
+  describe('ratings', () => {
+    const song = (rating: string) => fixture('song').replace('<rvw:value>5</rvw:value>', rating)
+
+    it.each(['0', '6', '4.5', 'five', '-1', '10'])('refuses the rating "%s" with 400, storing nothing', async (value) => {
+      const before = await itemCount(1)
+      await expectError(await post(listUri(1), song(`<rvw:value>${value}</rvw:value>`)), 400, /whole number from 1 to 5/)
+      expect(await itemCount(1)).toBe(before)
+    })
+
+    it('accepts RVW 0.2’s rating, and answers in RVW 0.1', async () => {
+      const xml = song('<r2:rating xmlns:r2="http://purl.org/NET/RVW/0.2/">3</r2:rating>')
+      const { entry } = await create(listUri(1), xml)
+      expect(extension(entry, NS.rvw, 'value')).toBe('3')
+    })
+
+    it('refuses an RVW 0.2 rating out of range too', async () => {
+      const xml = song('<r2:rating xmlns:r2="http://purl.org/NET/RVW/0.2/">7</r2:rating>')
+      await expectError(await post(listUri(1), xml), 400, /rvw:rating "7"/)
+    })
+
+    it('treats an empty rating as no rating', async () => {
+      const { entry } = await create(listUri(1), song('<rvw:value> </rvw:value>'))
+      expect(extension(entry, NS.rvw, 'value')).toBeUndefined()
+    })
+
+    async function itemCount(listId: number): Promise<number> {
+      const html = await (await fetch(`${service.origin}/lists/${listId}/`)).text()
+      return (html.match(/<li id="item-/g) ?? []).length
+    }
+  })
+
+  describe('refusals', () => {
+    it('400 for an item without any of its type’s identifying elements, naming them', async () => {
+      const xml = `<entry xmlns="http://purl.org/atom/ns#" xmlns:music="http://sixapart.com/atom/song#">
+        <title>Only an Atom title</title><music:thumbnail>http://example.com/c.jpg</music:thumbnail></entry>`
+      await expectError(await post(listUri(1), xml), 400, /at least one of song:title, song:artist, song:album/)
+      await expectError(await post(listUri(3), fixture('link')), 400, /person:name, person:homepage, person:foaf_url/)
+    })
+
+    it('400 for an address that is not http(s), and for an email that is not one', async () => {
+      const link = fixture('link').replace('http://example.com/', 'javascript:alert(1)')
+      await expectError(await post(listUri(4), link), 400, /link:url "javascript:alert\(1\)" is not a web address/)
+      const person = fixture('person').replace('someone@example.com', 'nobody')
+      await expectError(await post(listUri(3), person), 400, /person:email "nobody" is not an email address/)
+    })
+
+    it('400 for an unparseable date, malformed XML, a DOCTYPE, or a document that is not an entry', async () => {
+      await expectError(await post(listUri(4), fixture('link').replace('2005-01-01T12:00:00', 'yesterday')), 400, /<issued> "yesterday"/)
+      await expectError(await post(listUri(4), fixture('link').slice(0, -10)), 400, /not a usable Atom entry/)
+      await expectError(await post(listUri(4), `<!DOCTYPE entry [<!ENTITY x "y">]>${fixture('link')}`), 400, /DOCTYPE/)
+      await expectError(await post(listUri(4), '<feed xmlns="http://purl.org/atom/ns#"/>'), 400, /Expected an Atom entry/)
+    })
+
+    it('413 for a body over 1 MiB: no list item is that large', async () => {
+      const huge = fixture('link').replace('REVIEW / NOTE TEXT', 'x'.repeat(1024 * 1024))
+      await expectError(await post(listUri(4), huge), 413, /larger than 1 MiB/)
+    })
+
+    it('415 for a body that is not sent as XML', async () => {
+      await expectError(await post(listUri(4), fixture('link'), melody, { 'Content-Type': 'text/plain' }), 415, /application\/x\.atom\+xml/)
+    })
+
+    it('403 for another user’s list, its items and its PostURI', async () => {
+      const { location } = await create(listUri(2), fixture('book'))
+      const itemId = location.split('=').at(-1)
+      await expectError(await post(listUri(5), fixture('book')), 403, /belongs to another user/)
+      await expectError(await post(listUri(2), fixture('book'), ivy), 403, /belongs to another user/)
+      await expectError(await signedRequest(location, ivy), 403, /belongs to another user/)
+      await expectError(await signedRequest(`${listUri(5)}/entry_id=${itemId}`, ivy), 403, /item \d+ belongs to another user/)
+    })
+
+    it('404 for an unknown list or item, or an item of another of the user’s lists', async () => {
+      const { location } = await create(listUri(2), fixture('book'))
+      const itemId = location.split('=').at(-1)
+      await expectError(await post(listUri(99), fixture('book')), 404, /no list 99/)
+      await expectError(await post(listUri('abc'), fixture('book')), 404, /no list abc/)
+      await expectError(await signedRequest(`${listUri(2)}/entry_id=999999`, melody), 404, /no item 999999/)
+      await expectError(await signedRequest(`${listUri(1)}/entry_id=${itemId}`, melody), 404, /"Heavy rotation" has no item/)
+    })
+
+    it('405 with Allow for methods an item or a list does not take', async () => {
+      const response = await signedRequest(listUri(1), melody, { method: 'DELETE' })
+      expect(response.status).toBe(405)
+      expect(response.headers.get('allow')).toBe('POST')
+    })
+  })
+
+  describe('notes and retries', () => {
+    it('keeps XHTML notes as XHTML and plain-text notes as text', async () => {
+      const xhtml = fixture('song').replace(
+        '<content>REVIEW TEXT</content>',
+        '<content mode="xml" type="application/xhtml+xml"><div xmlns="http://www.w3.org/1999/xhtml"><p>Best <em>ever</em></p></div></content>',
+      )
+      expect((await create(listUri(1), xhtml)).entry.content).toEqual({ mode: 'xml', type: 'application/xhtml+xml', value: '<p>Best <em>ever</em></p>' })
+
+      const text = fixture('song').replace('<content>REVIEW TEXT</content>', '<content mode="escaped" type="text/plain">a &lt; b</content>')
+      expect((await create(listUri(1), text)).entry.content).toEqual({ mode: 'escaped', type: 'text/plain', value: 'a < b' })
+    })
+
+    it('answers a retry with the same Idempotency-Key with the first answer, creating one item', async () => {
+      const key = { 'Idempotency-Key': 'list-item-retry-1' }
+      const first = await post(listUri(4), fixture('link'), melody, key)
+      const again = await post(listUri(4), fixture('link'), melody, key)
+      expect([first.status, again.status]).toEqual([201, 201])
+      expect(again.headers.get('location')).toBe(first.headers.get('location'))
+      expect(again.headers.get('idempotent-replayed')).toBe('true')
+      expect(await again.text()).toBe(await first.text())
+    })
+  })
+
+  describe('events', () => {
+    // Last: it restarts the service, and a client's pooled connections do not survive that.
+    it('records the item’s NewAsset event by its author', async () => {
+      const { location } = await create(listUri(1), fixture('song'))
+      const itemId = Number(location.split('=').at(-1))
+      const events = await service.withStore((store) => {
+        const author = store.users.find(melody.username)!
+        return store.events.newestBy(author.id, 50).filter((event) => event.objectType === 'ListItem' && event.objectId === itemId)
+      })
+      expect(events).toMatchObject([{ verb: 'NewAsset', objectType: 'ListItem', objectId: itemId }])
+    })
+  })
+})

@@ -1,0 +1,131 @@
+// Typed lists' Atom interface (spec §4.2): the root listing of a user's lists, PostURI create (lookups fill in
+// what the client left out) and the item's EditURI read. A create is one transaction with its NewAsset event and
+// its idempotency record, so a refused or failed request leaves nothing behind.
+import type { IncomingMessage } from 'node:http'
+import { ATOM_MEDIA_TYPE, readEntry, writeEntry, writeLinkFeed, XmlError, type AtomEntry } from '../../src-protocol'
+import type { AuthenticatedHandler } from '../auth/wsse'
+import { completeItem, type Lookups } from '../lookup'
+import { registerListPages } from '../public/lists'
+import type { List, ListItem, Store, User } from '../store'
+import { readAtomBody } from './body'
+import { draftFromEntry, entryOfItem, itemAddresses, listAddresses } from './lists-entry'
+import { idOf } from './posts-entry'
+import { idempotentRequest, remember, replay } from './posts-idempotency'
+import { atomReply, HttpError, type Handler, type Reply } from './reply'
+import type { Router } from './router'
+
+/** A list item is a few short details and notes; anything near this size is not one. */
+const ITEM_MAX_BYTES = 1024 * 1024
+
+/** Registers the lists' Atom routes (behind WSSE) and their public pages. */
+export function registerListRoutes(
+  router: Router,
+  store: Store,
+  withWsse: (handler: AuthenticatedHandler) => Handler,
+  lookups: Lookups,
+): void {
+  const postUri = '/t/atom/lists/list_id=:listId'
+  router
+    .get('/t/atom/lists', withWsse(listsRoot(store)))
+    .post(postUri, withWsse(createItem(store, lookups)))
+    .get(`${postUri}/entry_id=:entryId`, withWsse(readItem(store)))
+  registerListPages(router, store)
+}
+
+/** GET /t/atom/lists: each list's PostURI and public page, titled with the list's title. */
+function listsRoot(store: Store): AuthenticatedHandler {
+  return ({ origin }, user) =>
+    atomReply(
+      200,
+      writeLinkFeed(
+        store.lists.ownedBy(user.id).flatMap((list) => {
+          const { post, page } = listAddresses(origin, list)
+          return [
+            { rel: 'service.post', href: post, type: ATOM_MEDIA_TYPE, title: list.title },
+            { rel: 'alternate', href: page, type: 'text/html', title: list.title },
+          ]
+        }),
+      ),
+    )
+}
+
+function createItem(store: Store, lookups: Lookups): AuthenticatedHandler {
+  return async ({ request, origin, params }, user) => {
+    const list = listOf(store, user, params['listId'])
+    const xml = await readAtomBody(request, ITEM_MAX_BYTES)
+    const idempotent = idempotentRequest(request, xml)
+    const earlier = idempotent && replay(store.idempotency, user.id, idempotent)
+    if (earlier) return earlier
+
+    const draft = draftFromEntry(list, entryFromBody(xml, request, origin))
+    const fields = await completeItem(list.type, draft.fields, lookups)
+    const created = now()
+    return store.transaction(() => {
+      // The lookups gave a retry with the same key time to finish first: answer what it made.
+      const meanwhile = idempotent && replay(store.idempotency, user.id, idempotent)
+      if (meanwhile) return meanwhile
+      const item = store.lists.addItem({ ...draft, listId: list.id, fields, issued: draft.issued ?? created }, created)
+      store.events.record({ actorId: user.id, verb: 'NewAsset', objectType: 'ListItem', objectId: item.id })
+      const reply = entryReply(201, item, list, origin, { Location: itemAddresses(origin, list, item.id).edit })
+      if (idempotent) remember(store.idempotency, user.id, idempotent, reply)
+      return reply
+    })
+  }
+}
+
+function readItem(store: Store): AuthenticatedHandler {
+  return ({ origin, params }, user) => {
+    const list = listOf(store, user, params['listId'])
+    return entryReply(200, itemOf(store, user, list, params['entryId']), list, origin)
+  }
+}
+
+function entryReply(
+  status: number,
+  item: ListItem,
+  list: List,
+  origin: string,
+  headers: Record<string, string> = {},
+): Reply & { body: string } {
+  const body = writeEntry(entryOfItem(item, list, origin))
+  return { ...atomReply(status, body, headers), body }
+}
+
+function entryFromBody(xml: string, request: IncomingMessage, origin: string): AtomEntry {
+  try {
+    return readEntry(xml, { baseUrl: `${origin}${request.url ?? '/'}` })
+  } catch (error) {
+    if (error instanceof XmlError) throw new HttpError(400, `The request body is not a usable Atom entry: ${error.message}`)
+    throw error
+  }
+}
+
+/** The list a request names, if the user owns it: 404 when there is none, 403 when it is someone else's. */
+function listOf(store: Store, user: User, listId: string | undefined): List {
+  const id = idOf(listId)
+  const list = id === null ? null : store.lists.find(id)
+  if (!list) {
+    throw new HttpError(404, `There is no list ${listId ?? ''} on this service. The lists root (/t/atom/lists) lists yours.`)
+  }
+  if (list.ownerId !== user.id) {
+    throw new HttpError(403, `The list ${list.id} belongs to another user, so ${user.username} cannot use it. Sign in as its owner.`)
+  }
+  return list
+}
+
+/** The item an EditURI names: 403 when it is another user's, 404 when it is not in this list. */
+function itemOf(store: Store, user: User, list: List, entryId: string | undefined): ListItem {
+  const id = idOf(entryId)
+  const item = id === null ? null : store.lists.findItem(id)
+  if (item && item.listId !== list.id && store.lists.find(item.listId)?.ownerId !== user.id) {
+    throw new HttpError(403, `The item ${item.id} belongs to another user, so ${user.username} cannot use it.`)
+  }
+  if (!item || item.listId !== list.id) {
+    throw new HttpError(404, `The list "${list.title}" has no item ${entryId ?? ''}. Its public page shows the items it has.`)
+  }
+  return item
+}
+
+function now(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')
+}

@@ -1,0 +1,244 @@
+// A weblog's Atom 0.3 interface (spec §4.2): FeedURI pages, PostURI create, EditURI read/replace/delete and the
+// CategoryURI document. Every write is one transaction with its event and idempotency record, so a refused or
+// failed request leaves nothing behind.
+import type { IncomingMessage } from 'node:http'
+import {
+  ATOM_MEDIA_TYPE,
+  formatW3cDate,
+  readEntry,
+  writeCategories,
+  writeEntry,
+  writeFeed,
+  XmlError,
+  type AtomEntry,
+  type AtomLink,
+} from '../../src-protocol'
+import type { AuthenticatedHandler } from '../auth/wsse'
+import { registerWeblogPages } from '../public/weblog-pages'
+import type { Post, PostFields, Store, User, Weblog } from '../store'
+import { readAtomBody } from './body'
+import { draftFromEntry, entryOfPost, idOf, postAddresses, weblogAddresses, type PostDraft } from './posts-entry'
+import { idempotentRequest, remember, replay } from './posts-idempotency'
+import { atomReply, HttpError, type Handler, type Reply } from './reply'
+import type { Router } from './router'
+
+/** Spec §8: an Atom weblog feed page holds 20 posts. */
+export const FEED_PAGE_SIZE = 20
+/** Far beyond any weblog, small enough that a page address stays a plain number. */
+const MAX_OFFSET = 999_999_999
+
+/** Registers the weblog Atom routes (behind WSSE) and the weblogs' public pages. */
+export function registerPostRoutes(
+  router: Router,
+  store: Store,
+  withWsse: (handler: AuthenticatedHandler) => Handler,
+): void {
+  const feed = '/t/atom/weblog/blog_id=:blogId'
+  const entry = `${feed}/entry_id=:entryId`
+  router
+    .get(feed, withWsse(feedPage(store)))
+    .post(feed, withWsse(createPost(store)))
+    .get(`${feed}/offset=:offset`, withWsse(feedPage(store)))
+    .get(`${feed}/svc=categories`, withWsse(categoryList(store)))
+    .get(entry, withWsse(readPost(store)))
+    .put(entry, withWsse(replacePost(store)))
+    .delete(entry, withWsse(deletePost(store)))
+  registerWeblogPages(router, store)
+}
+
+function feedPage(store: Store): AuthenticatedHandler {
+  return ({ origin, params }, user) => {
+    const weblog = weblogOf(store, user, params['blogId'])
+    const offset = params['offset'] === undefined ? 0 : offsetOf(params['offset'])
+    const posts = store.posts.page(weblog.id, offset, FEED_PAGE_SIZE + 1)
+    const shown = posts.slice(0, FEED_PAGE_SIZE)
+
+    const addresses = weblogAddresses(origin, weblog)
+    const feedUri = (pageOffset: number) => (pageOffset > 0 ? `${addresses.feed}/offset=${pageOffset}` : addresses.feed)
+    const atomLink = (rel: string, href: string): AtomLink => ({
+      rel,
+      href,
+      type: ATOM_MEDIA_TYPE,
+      title: weblog.title,
+    })
+    const links = [
+      { rel: 'alternate', href: addresses.page, type: 'text/html', title: weblog.title },
+      atomLink('service.post', addresses.feed),
+    ]
+    if (offset > 0) links.push(atomLink('prev', feedUri(Math.max(0, offset - FEED_PAGE_SIZE))))
+    if (posts.length > FEED_PAGE_SIZE) links.push(atomLink('next', feedUri(offset + FEED_PAGE_SIZE)))
+
+    const modified = shown.reduce<string | null>(
+      (latest, post) => (latest !== null && latest > post.modified ? latest : post.modified),
+      null,
+    )
+    return atomReply(
+      200,
+      writeFeed({
+        title: weblog.title,
+        links,
+        entries: shown.map((post) => entryOfPost(post, weblog, user, origin)),
+        modified,
+      }),
+    )
+  }
+}
+
+function createPost(store: Store): AuthenticatedHandler {
+  return async ({ request, origin, params }, user) => {
+    const weblog = weblogOf(store, user, params['blogId'])
+    const xml = await readAtomBody(request)
+    const idempotent = idempotentRequest(request, xml)
+    // Nothing below awaits, so the look-up and the transaction see the same store: one key, one post.
+    const earlier = idempotent && replay(store.idempotency, user.id, idempotent)
+    if (earlier) return earlier
+
+    const draft = draftFromEntry(entryFromBody(xml, request, origin))
+    const createdAt = now()
+    const fields = postFields(store, weblog, draft, createdAt)
+    return store.transaction(() => {
+      const post = store.posts.create(weblog.id, user.id, fields, createdAt)
+      store.events.record({ actorId: user.id, verb: 'NewAsset', objectType: 'Post', objectId: post.id })
+      const location = postAddresses(origin, weblog, post.id).edit
+      const reply = entryReply(201, post, weblog, user, origin, { Location: location })
+      if (idempotent) remember(store.idempotency, user.id, idempotent, reply)
+      return reply
+    })
+  }
+}
+
+function readPost(store: Store): AuthenticatedHandler {
+  return ({ origin, params }, user) => {
+    const weblog = weblogOf(store, user, params['blogId'])
+    return entryReply(200, postOf(store, user, weblog, params['entryId']), weblog, user, origin)
+  }
+}
+
+/**
+ * PUT replaces the post with what the entry describes (an entry without content or categories leaves the post
+ * without them), except its date: a post keeps it when the entry leaves <issued> out.
+ */
+function replacePost(store: Store): AuthenticatedHandler {
+  return async ({ request, origin, params }, user) => {
+    const weblog = weblogOf(store, user, params['blogId'])
+    const existing = postOf(store, user, weblog, params['entryId'])
+    const draft = draftFromEntry(entryFromBody(await readAtomBody(request), request, origin))
+    const fields = postFields(store, weblog, draft, existing.issued)
+    const post = store.transaction(() => store.posts.update(existing.id, fields, now()))
+    return entryReply(200, post, weblog, user, origin)
+  }
+}
+
+function deletePost(store: Store): AuthenticatedHandler {
+  return ({ params }, user) => {
+    const weblog = weblogOf(store, user, params['blogId'])
+    const post = postOf(store, user, weblog, params['entryId'])
+    store.transaction(() => {
+      store.posts.delete(post.id)
+      store.events.forgetObject('Post', post.id)
+    })
+    // XML::Atom::Client and MT's clients need exactly 200 here; the body is empty, its type still declared.
+    return atomReply(200, '')
+  }
+}
+
+function categoryList(store: Store): AuthenticatedHandler {
+  return ({ params }, user) => {
+    const weblog = weblogOf(store, user, params['blogId'])
+    return atomReply(200, writeCategories(store.categories.of(weblog.id).map((category) => category.name)))
+  }
+}
+
+function entryReply(
+  status: number,
+  post: Post,
+  weblog: Weblog,
+  user: User,
+  origin: string,
+  headers: Record<string, string> = {},
+): Reply & { body: string } {
+  const body = writeEntry(entryOfPost(post, weblog, user, origin))
+  return { ...atomReply(status, body, headers), body }
+}
+
+function entryFromBody(xml: string, request: IncomingMessage, origin: string): AtomEntry {
+  try {
+    return readEntry(xml, { baseUrl: `${origin}${request.url ?? '/'}` })
+  } catch (error) {
+    if (error instanceof XmlError) {
+      throw new HttpError(400, `The request body is not a usable Atom entry: ${error.message}`)
+    }
+    throw error
+  }
+}
+
+/** The draft as a post of `weblog`: every subject must be one of the weblog's categories (spec §2.7). */
+function postFields(store: Store, weblog: Weblog, draft: PostDraft, defaultIssued: string): PostFields {
+  const { found, unknown } = store.categories.match(weblog.id, draft.subjects)
+  if (unknown.length > 0) {
+    const names = store.categories.of(weblog.id).map((category) => category.name)
+    const asked = unknown.map((name) => `"${name}"`).join(', ')
+    throw new HttpError(
+      400,
+      names.length === 0
+        ? `The weblog "${weblog.title}" has no categories, so a post cannot be filed under ${asked}. ` +
+            'Leave dc:subject out.'
+        : `The weblog "${weblog.title}" has no ${unknown.length === 1 ? 'category' : 'categories'} ${asked}. ` +
+            `Use ${names.length === 1 ? 'its category' : 'one or more of its categories'}: ${names.join(', ')}.`,
+    )
+  }
+  const { title, content, contentKind, summary } = draft
+  return { title, content, contentKind, summary, issued: draft.issued ?? defaultIssued, categories: found }
+}
+
+/** The weblog a request names, if the user owns it: 404 when there is none, 403 when it is someone else's. */
+function weblogOf(store: Store, user: User, blogId: string | undefined): Weblog {
+  const id = idOf(blogId)
+  const weblog = id === null ? null : store.weblogs.find(id)
+  if (!weblog) {
+    throw new HttpError(
+      404,
+      `There is no weblog ${blogId ?? ''} on this service. The root listing (/t/atom/weblog) lists yours.`,
+    )
+  }
+  if (weblog.ownerId !== user.id) {
+    throw new HttpError(
+      403,
+      `The weblog ${weblog.id} belongs to another user, so ${user.username} cannot use it. Sign in as its owner.`,
+    )
+  }
+  return weblog
+}
+
+/** The post an EditURI names: 403 when it is another user's, 404 when it is not in this weblog. */
+function postOf(store: Store, user: User, weblog: Weblog, entryId: string | undefined): Post {
+  const id = idOf(entryId)
+  const post = id === null ? null : store.posts.find(id)
+  if (post && post.weblogId !== weblog.id && store.weblogs.find(post.weblogId)?.ownerId !== user.id) {
+    throw new HttpError(403, `The entry ${post.id} belongs to another user, so ${user.username} cannot use it.`)
+  }
+  if (!post || post.weblogId !== weblog.id) {
+    throw new HttpError(
+      404,
+      `The weblog "${weblog.title}" has no entry ${entryId ?? ''}. It may have been deleted; the weblog's feed lists ` +
+        'the entries it has.',
+    )
+  }
+  return post
+}
+
+function offsetOf(text: string): number {
+  const offset = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN
+  if (!(offset <= MAX_OFFSET)) {
+    throw new HttpError(
+      400,
+      `The feed offset "${text}" is not a number of posts to skip. Use a whole number from 0 to ${MAX_OFFSET}, ` +
+        "as the feed's next and prev links do.",
+    )
+  }
+  return offset
+}
+
+function now(): string {
+  return formatW3cDate(new Date())
+}

@@ -1,0 +1,77 @@
+// Responses remembered under a client's Idempotency-Key (PROTOCOL.md): a POST retried after a lost answer gets
+// the first answer again instead of creating a second post. A key is a user's for 24 hours; older records are
+// pruned whenever records are read or written, so the table holds one day of keys at most.
+import type { Connection, Row } from './connection'
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000
+
+export interface StoredResponse {
+  status: number
+  headers: Record<string, string>
+  body: string
+}
+
+export interface IdempotencyRecord {
+  /** What the key was first used for, e.g. `POST /t/atom/weblog/blog_id=1`. */
+  request: string
+  /** A digest of the first request's body: the same key with another body is another request. */
+  fingerprint: string
+  response: StoredResponse
+  created: string
+}
+
+export class IdempotencyRecords {
+  readonly #db: Connection
+
+  constructor(db: Connection) {
+    this.#db = db
+  }
+
+  /** The record of `userId`'s `key` made within the last 24 hours of `now`, if any. */
+  find(userId: number, key: string, now = new Date()): IdempotencyRecord | null {
+    this.#prune(now)
+    const row = this.#db.get('SELECT * FROM idempotency_keys WHERE user_id = :userId AND key = :key', {
+      ':userId': userId,
+      ':key': key,
+    })
+    return row && toRecord(row)
+  }
+
+  /** Remembers a response; fails (a constraint error) if the key is taken, so call it in the creating transaction. */
+  save(userId: number, key: string, record: Omit<IdempotencyRecord, 'created'>, now = new Date()): void {
+    this.#prune(now)
+    this.#db.run(
+      `INSERT INTO idempotency_keys (user_id, key, request, fingerprint, status, headers, body, created)
+       VALUES (:userId, :key, :request, :fingerprint, :status, :headers, :body, :created)`,
+      {
+        ':userId': userId,
+        ':key': key,
+        ':request': record.request,
+        ':fingerprint': record.fingerprint,
+        ':status': record.response.status,
+        ':headers': JSON.stringify(record.response.headers),
+        ':body': record.response.body,
+        ':created': now.toISOString(),
+      },
+    )
+  }
+
+  #prune(now: Date): void {
+    this.#db.run('DELETE FROM idempotency_keys WHERE created <= :cutoff', {
+      ':cutoff': new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString(),
+    })
+  }
+}
+
+function toRecord(row: Row): IdempotencyRecord {
+  return {
+    request: String(row['request']),
+    fingerprint: String(row['fingerprint']),
+    response: {
+      status: Number(row['status']),
+      headers: JSON.parse(String(row['headers'])) as Record<string, string>,
+      body: String(row['body']),
+    },
+    created: String(row['created']),
+  }
+}

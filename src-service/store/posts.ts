@@ -1,0 +1,141 @@
+// Weblog posts. A post's body is kept as the author sent it: markup ('xhtml': an XHTML fragment, or HTML that a
+// client sent escaped) or plain text ('text'). Dates are W3CDTF in UTC, so they sort as text.
+import type { Category } from './categories'
+import type { Connection, Row } from './connection'
+
+export type ContentKind = 'xhtml' | 'text'
+
+export interface PostFields {
+  title: string
+  content: string
+  contentKind: ContentKind
+  summary: string | null
+  /** When the post is dated, as the author chose it. */
+  issued: string
+  /** The weblog's categories the post is filed under (see Categories.match). */
+  categories: readonly Category[]
+}
+
+export interface Post extends Omit<PostFields, 'categories'> {
+  id: number
+  weblogId: number
+  authorId: number
+  /** When the post was last changed. */
+  modified: string
+  /** When the service first stored it. */
+  created: string
+  /** Category names, alphabetical. */
+  categories: string[]
+}
+
+export class Posts {
+  readonly #db: Connection
+
+  constructor(db: Connection) {
+    this.#db = db
+  }
+
+  /** Stores a new post; `now` (W3CDTF) becomes its created and modified time. */
+  create(weblogId: number, authorId: number, fields: PostFields, now: string): Post {
+    const id = this.#db.run(
+      `INSERT INTO posts (weblog_id, author_id, title, content, content_kind, summary, issued, modified, created)
+       VALUES (:weblogId, :authorId, :title, :content, :contentKind, :summary, :issued, :now, :now)`,
+      { ':weblogId': weblogId, ':authorId': authorId, ...fieldParams(fields), ':now': now },
+    )
+    this.#fileUnder(id, fields.categories)
+    return this.#require(id)
+  }
+
+  /** Replaces what an author can change; `now` becomes its modified time. */
+  update(id: number, fields: PostFields, now: string): Post {
+    this.#db.run(
+      `UPDATE posts SET title = :title, content = :content, content_kind = :contentKind, summary = :summary,
+                        issued = :issued, modified = :now
+       WHERE id = :id`,
+      { ':id': id, ...fieldParams(fields), ':now': now },
+    )
+    this.#db.run('DELETE FROM post_categories WHERE post_id = :id', { ':id': id })
+    this.#fileUnder(id, fields.categories)
+    return this.#require(id)
+  }
+
+  /** Removes the post and its filing under categories. */
+  delete(id: number): void {
+    this.#db.run('DELETE FROM posts WHERE id = :id', { ':id': id })
+  }
+
+  find(id: number): Post | null {
+    const row = this.#db.get('SELECT * FROM posts WHERE id = :id', { ':id': id })
+    return row && this.#withCategories([row])[0]!
+  }
+
+  /** One page of a weblog's posts, newest first (by issued date, then by the order they were stored). */
+  page(weblogId: number, offset: number, limit: number): Post[] {
+    const rows = this.#db.all(
+      `SELECT * FROM posts WHERE weblog_id = :weblogId ORDER BY issued DESC, id DESC LIMIT :limit OFFSET :offset`,
+      { ':weblogId': weblogId, ':limit': limit, ':offset': offset },
+    )
+    return this.#withCategories(rows)
+  }
+
+  countIn(weblogId: number): number {
+    const row = this.#db.get('SELECT count(*) AS n FROM posts WHERE weblog_id = :weblogId', { ':weblogId': weblogId })
+    return Number(row?.['n'] ?? 0)
+  }
+
+  #fileUnder(postId: number, categories: readonly Category[]): void {
+    for (const category of categories) {
+      this.#db.run('INSERT INTO post_categories (post_id, category_id) VALUES (:postId, :categoryId)', {
+        ':postId': postId,
+        ':categoryId': category.id,
+      })
+    }
+  }
+
+  #require(id: number): Post {
+    const post = this.find(id)
+    if (!post) throw new Error(`Post ${id} vanished inside its own transaction`)
+    return post
+  }
+
+  #withCategories(rows: Row[]): Post[] {
+    if (rows.length === 0) return []
+    const names = new Map<number, string[]>()
+    const filed = this.#db.all(
+      `SELECT pc.post_id, c.name FROM post_categories pc JOIN categories c ON c.id = pc.category_id
+       WHERE pc.post_id IN (SELECT value FROM json_each(:ids)) ORDER BY c.name`,
+      { ':ids': JSON.stringify(rows.map((row) => Number(row['id']))) },
+    )
+    for (const row of filed) {
+      const postId = Number(row['post_id'])
+      names.set(postId, [...(names.get(postId) ?? []), String(row['name'])])
+    }
+    return rows.map((row) => toPost(row, names.get(Number(row['id'])) ?? []))
+  }
+}
+
+function fieldParams(fields: PostFields): Record<string, string | null> {
+  return {
+    ':title': fields.title,
+    ':content': fields.content,
+    ':contentKind': fields.contentKind,
+    ':summary': fields.summary,
+    ':issued': fields.issued,
+  }
+}
+
+function toPost(row: Row, categories: string[]): Post {
+  return {
+    id: Number(row['id']),
+    weblogId: Number(row['weblog_id']),
+    authorId: Number(row['author_id']),
+    title: String(row['title']),
+    content: String(row['content']),
+    contentKind: String(row['content_kind']) as ContentKind,
+    summary: row['summary'] === null ? null : String(row['summary']),
+    issued: String(row['issued']),
+    modified: String(row['modified']),
+    created: String(row['created']),
+    categories,
+  }
+}
