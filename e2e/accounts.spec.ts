@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from './fixtures'
 import { saveScreenshot } from './harness/screenshots'
-import { startService } from './harness/service'
+import { startServiceProcess } from '../src-service/testing/service-process'
 import { fetchWeblogTitles } from './harness/weblog-listing'
 
 test('adding the sandbox account lists its weblogs in the sidebar', async ({ app, service, appDataDir }, testInfo) => {
@@ -68,7 +68,7 @@ test('weblogs that cannot be loaded say why under their account, and Retry loads
   await expect(notice).toContainText(`Could not reach ${new URL(sandbox.atomBase).host}`)
   await saveScreenshot(app.page, testInfo, 'weblogs-unreachable.png')
 
-  const revived = await startService(service.dataDir, service.port)
+  const revived = await startServiceProcess(service.dataDir, service.port)
   try {
     await notice.getByRole('button', { name: 'Retry' }).click()
     await expect.poll(() => app.weblogTitles()).toEqual(titles)

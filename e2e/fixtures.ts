@@ -7,7 +7,7 @@ import { test as base } from '@playwright/test'
 import { FileVault, openCore, type Core, type SecretCipher } from '../src-main/core'
 import { installBridge } from './harness/bridge'
 import { builtRendererDir } from './harness/paths'
-import { startService, type RunningService } from './harness/service'
+import { startServiceProcess, type ServiceProcess } from '../src-service/testing/service-process'
 import { serveDirectory, type StaticServer } from './harness/static-server'
 import { AppModel } from './models/app'
 
@@ -20,7 +20,7 @@ const testCipher: SecretCipher = {
 interface TestFixtures {
   /** A temp dir for this test, removed afterwards. */
   workDir: string
-  service: RunningService
+  service: ServiceProcess
   /** The app's data dir: the local store and the vault file. */
   appDataDir: string
   core: Core
@@ -50,7 +50,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   service: async ({ workDir }, use, testInfo) => {
-    const service = await startService(join(workDir, 'service'))
+    const service = await startServiceProcess(join(workDir, 'service'))
     await use(service)
     await service.stop()
     if (testInfo.status !== testInfo.expectedStatus) {

@@ -1,7 +1,7 @@
 // Reads the service's root listing directly, as any Atom client would, so tests compare the UI with what the server
 // says rather than with titles copied into the test.
 import { createWsseHeader, readLinkFeed } from '../../src-protocol'
-import type { Sandbox } from './service'
+import type { Sandbox } from '../../src-service/testing/service-fixture'
 
 export async function fetchWeblogTitles(sandbox: Sandbox): Promise<string[]> {
   const rootUrl = `${sandbox.atomBase}/t/atom/weblog`
