@@ -17,6 +17,7 @@ import type { AuthenticatedHandler } from '../auth/wsse'
 import { registerWeblogPages } from '../public/weblog-pages'
 import type { Post, PostFields, Store, User, Weblog } from '../store'
 import { readAtomBody } from './body'
+import { RenderCache } from './render-cache'
 import { draftFromEntry, entryOfPost, idOf, postAddresses, weblogAddresses, type PostDraft } from './posts-entry'
 import { idempotentRequest, remember, replay } from './posts-idempotency'
 import { atomReply, HttpError, type Handler, type Reply } from './reply'
@@ -47,41 +48,44 @@ export function registerPostRoutes(
 }
 
 function feedPage(store: Store): AuthenticatedHandler {
+  const pages = new RenderCache(store)
   return ({ origin, params }, user) => {
     const weblog = weblogOf(store, user, params['blogId'])
     const offset = params['offset'] === undefined ? 0 : offsetOf(params['offset'])
-    const posts = store.posts.page(weblog.id, offset, FEED_PAGE_SIZE + 1)
-    const shown = posts.slice(0, FEED_PAGE_SIZE)
-
-    const addresses = weblogAddresses(origin, weblog)
-    const feedUri = (pageOffset: number) => (pageOffset > 0 ? `${addresses.feed}/offset=${pageOffset}` : addresses.feed)
-    const atomLink = (rel: string, href: string): AtomLink => ({
-      rel,
-      href,
-      type: ATOM_MEDIA_TYPE,
-      title: weblog.title,
-    })
-    const links = [
-      { rel: 'alternate', href: addresses.page, type: 'text/html', title: weblog.title },
-      atomLink('service.post', addresses.feed),
-    ]
-    if (offset > 0) links.push(atomLink('prev', feedUri(Math.max(0, offset - FEED_PAGE_SIZE))))
-    if (posts.length > FEED_PAGE_SIZE) links.push(atomLink('next', feedUri(offset + FEED_PAGE_SIZE)))
-
-    const modified = shown.reduce<string | null>(
-      (latest, post) => (latest !== null && latest > post.modified ? latest : post.modified),
-      null,
-    )
-    return atomReply(
-      200,
-      writeFeed({
-        title: weblog.title,
-        links,
-        entries: shown.map((post) => entryOfPost(post, weblog, user, origin)),
-        modified,
-      }),
-    )
+    const key = `${origin} ${user.id} ${weblog.id} ${offset}`
+    return atomReply(200, pages.document(key, () => renderFeedPage(store, weblog, offset, user, origin)))
   }
+}
+
+function renderFeedPage(store: Store, weblog: Weblog, offset: number, user: User, origin: string): string {
+  const posts = store.posts.page(weblog.id, offset, FEED_PAGE_SIZE + 1)
+  const shown = posts.slice(0, FEED_PAGE_SIZE)
+
+  const addresses = weblogAddresses(origin, weblog)
+  const feedUri = (pageOffset: number) => (pageOffset > 0 ? `${addresses.feed}/offset=${pageOffset}` : addresses.feed)
+  const atomLink = (rel: string, href: string): AtomLink => ({
+    rel,
+    href,
+    type: ATOM_MEDIA_TYPE,
+    title: weblog.title,
+  })
+  const links = [
+    { rel: 'alternate', href: addresses.page, type: 'text/html', title: weblog.title },
+    atomLink('service.post', addresses.feed),
+  ]
+  if (offset > 0) links.push(atomLink('prev', feedUri(Math.max(0, offset - FEED_PAGE_SIZE))))
+  if (posts.length > FEED_PAGE_SIZE) links.push(atomLink('next', feedUri(offset + FEED_PAGE_SIZE)))
+
+  const modified = shown.reduce<string | null>(
+    (latest, post) => (latest !== null && latest > post.modified ? latest : post.modified),
+    null,
+  )
+  return writeFeed({
+    title: weblog.title,
+    links,
+    entries: shown.map((post) => entryOfPost(post, weblog, user, origin)),
+    modified,
+  })
 }
 
 function createPost(store: Store): AuthenticatedHandler {

@@ -39,6 +39,8 @@ export interface Store {
   readonly photos: Photos
   readonly uploads: Uploads
   readonly secrets: SecretBox
+  /** Grows with every write; a rendering of stored data stays current while it is unchanged (routes/render-cache.ts). */
+  readonly writes: number
   /** Runs `work` in one transaction: all of it is stored, or (when it throws) none of it. */
   transaction<T>(work: () => T): T
   close(): void
@@ -71,6 +73,9 @@ export function openStore(dataDir: string): Store {
     photos: new Photos(db),
     uploads: new Uploads(db),
     secrets,
+    get writes() {
+      return db.writes
+    },
     transaction: (work) => db.transaction(work),
     close: () => {
       if (!db.isOpen) return
