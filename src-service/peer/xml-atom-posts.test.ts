@@ -1,39 +1,15 @@
 // A real third-party client, not ours: Debian's Perl XML::Atom::Client publishes, edits and deletes a post on the
 // demo weblog, and reads its feed and categories (it insists on 201 for POST and 200 for PUT and DELETE).
-import { execFile, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { NS } from '../../src-protocol'
-import { startService, type RunningService } from '../server'
-import { readSandboxFile } from '../testing/service-fixture'
-
-const script = join(import.meta.dirname, 'xml-atom-posts.pl')
+import { perlPeer } from './perl-peer'
 
 describe('XML::Atom::Client (libxml-atom-perl) publishing session', () => {
-  let dataDir: string
-  let service: RunningService
-  beforeAll(async () => {
-    if (spawnSync('perl', ['-MXML::Atom::Client', '-MXML::LibXML', '-e1']).status !== 0) {
-      throw new Error('Perl XML::Atom::Client is missing: run `sudo apt-get install libxml-atom-perl`.')
-    }
-    dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-peer-posts-'))
-    service = await startService({ port: 0, dataDir, demo: true })
-  })
-  afterAll(async () => {
-    await service?.close()
-    rmSync(dataDir, { recursive: true, force: true })
-  })
+  const peer = perlPeer('xml-atom-posts.pl', ['XML::Atom::Client', 'XML::LibXML'])
 
   it('lists, reads the feed, creates, reads, updates, reads, deletes and reads the categories', async () => {
-    const sandbox = readSandboxFile(dataDir)
-    const { stdout } = await promisify(execFile)('perl', [script, `${sandbox.atomBase}/t/atom/weblog`], {
-      env: { ...process.env, ATOM_USERNAME: sandbox.username, ATOM_PASSWORD: sandbox.apiPassword },
-    })
-    const steps = stdout.trimEnd().split('\n').map((line) => line.split('\t'))
-    const blog = `${service.origin}/t/atom/weblog/blog_id=1`
+    const steps = await peer.run()
+    const blog = `${peer.origin}/t/atom/weblog/blog_id=1`
 
     expect(steps.map(([name]) => name)).toEqual(['root', 'feed', 'create', 'get', 'update', 'get', 'delete', 'gone', 'categories'])
     const [root, feed, create, got, update, gotAgain, deleted, gone, categories] = steps

@@ -1,35 +1,20 @@
 // A list's public page, for the person who follows its alternate link: items with computed titles, ratings as
 // stars and notes; everything a client wrote escaped or sanitised, and no email address on show.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startService, type RunningService } from '../server'
-import { openStore } from '../store'
-import { melody, signedRequest } from '../testing/service-fixture'
+import { melody, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
 
 describe('public list pages', () => {
-  let dataDir: string
-  let service: RunningService
+  let service: ServiceFixture
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-list-pages-'))
-    const store = openStore(dataDir)
-    try {
-      const { username, password, displayName, loginPassword } = melody
-      const user = store.users.add({ username, displayName, loginPassword, apiPassword: password })
-      store.lists.add({ ownerId: user.id, title: 'Songs <script>', type: 'music' })
-      store.lists.add({ ownerId: user.id, title: 'People', type: 'people' })
-      store.lists.add({ ownerId: user.id, title: 'Empty', type: 'links' })
-    } finally {
-      store.close()
-    }
-    // The items point at made-up sites; nothing is looked up.
-    service = await startService({ port: 0, dataDir, lookup: { offline: true } })
+    // The items point at made-up sites; the test service looks nothing up.
+    service = await startTestService([melody], (store) => {
+      const ownerId = store.users.find(melody.username)!.id
+      store.lists.add({ ownerId, title: 'Songs <script>', type: 'music' })
+      store.lists.add({ ownerId, title: 'People', type: 'people' })
+      store.lists.add({ ownerId, title: 'Empty', type: 'links' })
+    })
   })
-  afterAll(async () => {
-    await service.close()
-    rmSync(dataDir, { recursive: true, force: true })
-  })
+  afterAll(() => service.dispose())
 
   const add = async (listId: number, elements: string, namespace: string, content = '') => {
     const xml = `<entry xmlns="http://purl.org/atom/ns#" xmlns:x="${namespace}" xmlns:rvw="http://purl.org/NET/RVW/0.1/">${elements}${content}</entry>`

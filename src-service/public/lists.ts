@@ -5,9 +5,9 @@ import { idOf } from '../routes/posts-entry'
 import { listAddresses } from '../routes/lists-entry'
 import type { Handler, Reply } from '../routes/reply'
 import type { Router } from '../routes/router'
-import { itemTitle, type List, type ListItem, type ListType, type Notes, type Store } from '../store'
-import { escapeHtml, htmlPage, notFoundPage } from './page'
-import { sanitizeHtml } from './sanitize'
+import { itemTitle, type List, type ListItem, type ListType, type Store } from '../store'
+import { dateHtml, escapeHtml, htmlPage, notFoundPage } from './page'
+import { contentHtml } from './sanitize'
 
 const WHAT_IT_LISTS: Record<ListType, string> = {
   music: 'A list of music',
@@ -57,9 +57,9 @@ function itemHtml(type: ListType, item: ListItem): string {
   const meta = [
     item.rating === null ? null : stars(item.rating),
     ...details(type, item),
-    `added <time datetime="${escapeHtml(item.issued)}">${escapeHtml(longDate(item.issued))}</time>`,
+    `added ${dateHtml(item.issued)}`,
   ].filter((part): part is string => part !== null)
-  const notes = item.notes === null ? '' : `\n<div class="content">\n${notesHtml(item.notes)}\n</div>`
+  const notes = item.notes === null ? '' : `\n<div class="content">\n${contentHtml(item.notes.format, item.notes.value)}\n</div>`
   return `<li id="item-${item.id}">\n${thumbnail}<strong>${heading}</strong>\n<p class="meta">${meta.join(' · ')}</p>${notes}\n</li>`
 }
 
@@ -86,22 +86,6 @@ function stars(rating: number): string {
 /** Items only hold http(s) addresses (checked when they are stored), so the href cannot run anything. */
 function externalLink(href: string, html: string): string {
   return `<a href="${escapeHtml(href)}" rel="nofollow noopener">${html}</a>`
-}
-
-/** Markup is sanitised; plain text keeps its paragraphs and line breaks. */
-function notesHtml(notes: Notes): string {
-  if (notes.format === 'xhtml') return sanitizeHtml(notes.value)
-  return notes.value
-    .split(/\r?\n\s*\r?\n/)
-    .filter((paragraph) => paragraph.trim() !== '')
-    .map((paragraph) => `<p>${escapeHtml(paragraph.trim()).replace(/\r?\n/g, '<br>\n')}</p>`)
-    .join('\n')
-}
-
-const LONG_DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
-
-function longDate(w3cDate: string): string {
-  return LONG_DATE.format(new Date(w3cDate))
 }
 
 function findList(store: Store, listId: string | undefined): List | null {

@@ -20,6 +20,13 @@ export function escapeHtml(text: string): string {
   return text.replace(HTML_SPECIALS, (character) => HTML_REFERENCES[character] ?? character)
 }
 
+const LONG_DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
+
+/** A W3CDTF date as people write it (6 August 2004, in UTC), machine-readable in its datetime attribute. */
+export function dateHtml(w3cDate: string): string {
+  return `<time datetime="${escapeHtml(w3cDate)}">${escapeHtml(LONG_DATE.format(new Date(w3cDate)))}</time>`
+}
+
 export interface PageContent {
   /** Plain text; escaped here. */
   title: string

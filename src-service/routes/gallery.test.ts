@@ -5,9 +5,9 @@ import { Agent, request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ATOM_MEDIA_TYPE, createWsseHeader, NS, parseXml, readEntry, readLinkFeed, type AtomEntry } from '../../src-protocol'
+import { ATOM_MEDIA_TYPE, createWsseHeader, NS, readEntry, readLinkFeed, type AtomEntry } from '../../src-protocol'
 import { DEMO_PHOTOS_FOLDER } from '../demo/photos'
-import { ivy, melody, signedGet, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
+import { expectError, ivy, melody, signedGet, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
 
 const fixtures = join(import.meta.dirname, '../../../shared/fixtures/atom03')
 const fixture = (name: string) => readFileSync(join(fixtures, name), 'utf8')
@@ -34,12 +34,6 @@ function photoXml({
 
 const photoField = (entry: AtomEntry, name: string) =>
   entry.extensions.find((element) => element.ns === NS.photo && element.name === name)?.text ?? null
-
-async function expectError(response: Response, status: number, message: RegExp): Promise<void> {
-  const body = await response.text()
-  expect({ status: response.status, body }).toMatchObject({ status, body: expect.stringMatching(/<error>[^<]+<\/error>/) })
-  expect(parseXml(body).text).toMatch(message)
-}
 
 /** Melody owns albums 1 and 2, Ivy album 3. */
 describe('photo albums over Atom', () => {
@@ -301,7 +295,7 @@ describe('photo albums over Atom', () => {
       const { location } = await posted(photoXml({ title: 'Eventful' }))
       const photoId = Number(location.split('/').at(-1))
       const { events, photoIds } = await service.withStore((store) => ({
-        events: store.events.newestBy(store.users.find('melody')!.id, 1000).filter((event) => event.objectType === 'Photo'),
+        events: store.events.streamPage(store.users.find('melody')!.id, null, 1000).filter((event) => event.objectType === 'Photo'),
         photoIds: [...store.photos.inAlbum(1), ...store.photos.inAlbum(2)].map((photo) => photo.id),
       }))
       expect(events.filter((event) => event.objectId === photoId)).toEqual([

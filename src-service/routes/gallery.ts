@@ -6,14 +6,13 @@ import { ATOM_MEDIA_TYPE, NS, writeEntry, writeLinkFeed, type EntryToWrite, type
 import type { AuthenticatedHandler } from '../auth/wsse'
 import type { MediaLibrary } from '../media/library'
 import { addPhoto } from '../media/photo-intake'
-import { MAX_FILE_BYTES, receiveEntryWithFile } from '../media/receive-entry'
 import { albumPageUrl, photoPageUrl, registerAlbumPages } from '../public/albums'
 import { registerMediaFiles, thumbnailUrl } from '../public/media'
-import type { Album, Photo, Store, User } from '../store'
-import { requireAtomMediaType } from './body'
-import { idOf } from './posts-entry'
-import { idempotentRequest, remember, replay } from './posts-idempotency'
-import { atomReply, HttpError, type Handler } from './reply'
+import type { Photo, Store } from '../store'
+import { receiveFileEntry } from './file-entry'
+import { ownedAlbum } from './ownership'
+import { remember } from './posts-idempotency'
+import { atomReply, type Handler } from './reply'
 import type { Router } from './router'
 import { tagUri } from './tag-uri'
 import { registerUploadRoutes } from './uploads'
@@ -49,15 +48,10 @@ function galleryRoot(store: Store): AuthenticatedHandler {
 
 function postPhoto(store: Store, library: MediaLibrary): AuthenticatedHandler {
   return async ({ request, origin, params }, user) => {
-    const album = ownAlbum(store, user, params['setId'])
-    requireAtomMediaType(request)
-    const received = await receiveEntryWithFile(request, library, { maxFileBytes: MAX_FILE_BYTES })
-    const idempotent = idempotentRequest(request, received.fingerprint)
-    const earlier = idempotent && replay(store.idempotency, user.id, idempotent)
-    if (earlier) {
-      await received.file?.discard()
-      return earlier
-    }
+    const album = ownedAlbum(store, user, params['setId'])
+    const incoming = await receiveFileEntry(request, store.idempotency, library, user.id)
+    if (incoming.earlier) return incoming.earlier
+    const { received, idempotent } = incoming
     return addPhoto(store, library, { ...received, album, actorId: user.id }, (photo) => {
       const body = writeEntry(photoEntry(origin, photo))
       const reply = { ...atomReply(201, body, { Location: photoPageUrl(origin, photo) }), body }
@@ -84,17 +78,4 @@ export function photoEntry(origin: string, photo: Photo): EntryToWrite {
       ...photoElement('taken', photo.taken),
     ],
   }
-}
-
-/** The album the address names, when it is the user's: 404 for none, 403 for another user's. */
-function ownAlbum(store: Store, user: User, setId: string | undefined): Album {
-  const id = idOf(setId)
-  const album = id === null ? null : store.albums.find(id)
-  if (!album) {
-    throw new HttpError(404, `There is no photo album ${setId ?? ''} on this service. The gallery listing (/t/atom/gallery) lists yours.`)
-  }
-  if (album.ownerId !== user.id) {
-    throw new HttpError(403, `The album ${album.id} belongs to another user, so ${user.username} cannot add photos to it.`)
-  }
-  return album
 }

@@ -4,7 +4,6 @@
 import {
   ATOM_MEDIA_TYPE,
   formatW3cDate,
-  isWellFormedMarkup,
   NS,
   parseW3cDate,
   type AtomContent,
@@ -23,6 +22,7 @@ import {
   type ListType,
   type Notes,
 } from '../store'
+import { atomContentOf, contentKindOf, decodeBase64Text } from './entries'
 import { HttpError } from './reply'
 import { tagUri } from './tag-uri'
 
@@ -153,27 +153,9 @@ function notesOf(content: AtomContent | null): Notes | null {
   return notes.value === '' ? null : notes
 }
 
-/** Escaped and base64 notes are HTML unless declared as plain text, as for posts. */
+/** Escaped and base64 notes are HTML unless declared as plain text, as a post's body is. */
 function formatOf(type: string | null): Notes['format'] {
-  const mediaType = type?.split(';', 1)[0]!.trim().toLowerCase() || 'text/html'
-  if (['text/html', 'application/xhtml+xml', 'html', 'xhtml'].includes(mediaType)) return 'xhtml'
-  if (mediaType.startsWith('text/') || mediaType === 'text') return 'text'
-  throw new HttpError(400, `An item's notes (<content>) must be text or HTML, not ${mediaType}.`)
-}
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
-const utf8 = new TextDecoder('utf-8', { fatal: true })
-
-function decodeBase64Text(value: string): string {
-  const compact = value.replace(/\s+/g, '')
-  if (!BASE64.test(compact) || compact.replace(/=+$/, '').length % 4 === 1) {
-    throw new HttpError(400, 'The entry\'s <content mode="base64"> is not valid base64. Encode it again, or send it with mode="escaped".')
-  }
-  try {
-    return utf8.decode(Buffer.from(compact, 'base64'))
-  } catch {
-    throw new HttpError(400, "The entry's base64 <content> is not UTF-8 text. An item's notes are text; encode them as UTF-8.")
-  }
+  return contentKindOf(type, (mediaType) => `An item's notes (<content>) must be text or HTML, not ${mediaType}.`)
 }
 
 function issuedOf(text: string): string {
@@ -216,7 +198,7 @@ export function entryOfItem(item: ListItem, list: List, origin: string): EntryTo
   if (isPerson && item.notes !== null) extensions.push({ ns: NS.bio, name: 'olb', text: item.notes.value })
   return {
     title,
-    content: isPerson || item.notes === null ? null : contentOf(item.notes),
+    content: isPerson || item.notes === null ? null : atomContentOf(item.notes.format, item.notes.value),
     issued: item.issued,
     modified: item.created,
     id: tagUri(origin, item.created, 'listitem', item.id),
@@ -227,11 +209,3 @@ export function entryOfItem(item: ListItem, list: List, origin: string): EntryTo
     extensions,
   }
 }
-
-/** Well-formed markup travels as XHTML; anything else escaped, labelled with what it is (PROTOCOL.md). */
-function contentOf(notes: Notes): AtomContent {
-  if (notes.format === 'text') return { mode: 'escaped', type: 'text/plain', value: notes.value }
-  if (isWellFormedMarkup(notes.value)) return { mode: 'xml', type: 'application/xhtml+xml', value: notes.value }
-  return { mode: 'escaped', type: 'text/html', value: notes.value }
-}
-

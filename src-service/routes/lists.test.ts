@@ -1,16 +1,13 @@
 // Typed lists over real HTTP: the root listing, creating items of every type from the reconstructed TypePad client
 // documents, the computed titles, ratings, refusals, and lookups against a small web on 127.0.0.1 — filled in when
 // the allow-list lets them through, refused (the item still stored as sent) when it does not.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ATOM_MEDIA_TYPE, NS, parseXml, readEntry, readLinkFeed, type AtomEntry, type WsseCredentials } from '../../src-protocol'
-import type { LookupOptions } from '../lookup'
+import { ATOM_MEDIA_TYPE, NS, readEntry, readLinkFeed, type AtomEntry, type WsseCredentials } from '../../src-protocol'
 import { page, redirect, startTestWebServer, type TestWebServer } from '../lookup/test-web-server'
-import { startService, type RunningService } from '../server'
-import { openStore, type Store } from '../store'
-import { ivy, melody, signedRequest } from '../testing/service-fixture'
+import type { Store } from '../store'
+import { expectError, ivy, melody, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
 
 const reconstructed = join(import.meta.dirname, '../../../shared/fixtures/atom03/reconstructed')
 const fixture = (name: string) => readFileSync(join(reconstructed, `typelist-${name}-entry.xml`), 'utf8')
@@ -28,50 +25,7 @@ function addLists(store: Store): void {
   store.lists.add({ ownerId: ivyId!, title: 'Ivy’s books', type: 'books' })
 }
 
-interface ListsService {
-  origin: string
-  /** Stops the service for a look at its store, and starts it again at the same origin. */
-  withStore<T>(work: (store: Store) => T): Promise<T>
-  dispose(): Promise<void>
-}
-
-async function startListsService(lookup: LookupOptions): Promise<ListsService> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-lists-'))
-  const onStore = <T>(work: (store: Store) => T): T => {
-    const store = openStore(dataDir)
-    try {
-      return work(store)
-    } finally {
-      store.close()
-    }
-  }
-  onStore(addLists)
-  let running: RunningService = await startService({ port: 0, dataDir, lookup })
-  const { origin } = running
-  return {
-    origin,
-    withStore: async (work) => {
-      await running.close()
-      try {
-        return onStore(work)
-      } finally {
-        running = await startService({ port: Number(new URL(origin).port), dataDir, lookup })
-      }
-    },
-    dispose: async () => {
-      await running.close()
-      rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
-}
-
 const LOOKUP_LIMITS = { timeoutMs: 600, maxBytes: 16 * 1024 }
-
-async function expectError(response: Response, status: number, message: RegExp): Promise<void> {
-  const body = await response.text()
-  expect({ status: response.status, body }).toMatchObject({ status, body: expect.stringMatching(/<error>[^<]+<\/error>/) })
-  expect(parseXml(body).text).toMatch(message)
-}
 
 const extension = (entry: AtomEntry, ns: string, name: string) =>
   entry.extensions.find((element) => element.ns === ns && element.name === name)?.text
@@ -79,13 +33,13 @@ const linkOf = (entry: AtomEntry, rel: string) => entry.links.find((link) => lin
 
 describe('typed lists over Atom', () => {
   let web: TestWebServer
-  let service: ListsService
+  let service: ServiceFixture
   /** The same service, but nothing is allow-listed: lookups to 127.0.0.1 are refused. */
-  let fenced: ListsService
+  let fenced: ServiceFixture
   beforeAll(async () => {
     web = await startTestWebServer()
-    service = await startListsService({ ...LOOKUP_LIMITS, allowHosts: ['127.0.0.1'] })
-    fenced = await startListsService(LOOKUP_LIMITS)
+    service = await startTestService([], addLists, { ...LOOKUP_LIMITS, allowHosts: ['127.0.0.1'] })
+    fenced = await startTestService([], addLists, LOOKUP_LIMITS)
   })
   afterAll(async () => {
     await Promise.all([service.dispose(), fenced.dispose()])
@@ -408,7 +362,7 @@ describe('typed lists over Atom', () => {
       const itemId = Number(location.split('=').at(-1))
       const events = await service.withStore((store) => {
         const author = store.users.find(melody.username)!
-        return store.events.newestBy(author.id, 50).filter((event) => event.objectType === 'ListItem' && event.objectId === itemId)
+        return store.events.streamPage(author.id, null, 50).filter((event) => event.objectType === 'ListItem' && event.objectId === itemId)
       })
       expect(events).toMatchObject([{ verb: 'NewAsset', objectType: 'ListItem', objectId: itemId }])
     })

@@ -1,14 +1,15 @@
 // Typed lists' Atom interface (spec §4.2): the root listing of a user's lists, PostURI create (lookups fill in
 // what the client left out) and the item's EditURI read. A create is one transaction with its NewAsset event and
 // its idempotency record, so a refused or failed request leaves nothing behind.
-import type { IncomingMessage } from 'node:http'
-import { ATOM_MEDIA_TYPE, readEntry, writeEntry, writeLinkFeed, XmlError, type AtomEntry } from '../../src-protocol'
+import { ATOM_MEDIA_TYPE, writeEntry, writeLinkFeed } from '../../src-protocol'
 import type { AuthenticatedHandler } from '../auth/wsse'
 import { completeItem, type Lookups } from '../lookup'
 import { registerListPages } from '../public/lists'
 import type { List, ListItem, Store, User } from '../store'
 import { readAtomBody } from './body'
+import { entryFromBody } from './entries'
 import { draftFromEntry, entryOfItem, itemAddresses, listAddresses } from './lists-entry'
+import { ownedList } from './ownership'
 import { idOf } from './posts-entry'
 import { idempotentRequest, remember, replay } from './posts-idempotency'
 import { atomReply, HttpError, type Handler, type Reply } from './reply'
@@ -51,7 +52,7 @@ function listsRoot(store: Store): AuthenticatedHandler {
 
 function createItem(store: Store, lookups: Lookups): AuthenticatedHandler {
   return async ({ request, origin, params }, user) => {
-    const list = listOf(store, user, params['listId'])
+    const list = ownedList(store, user, params['listId'])
     const xml = await readAtomBody(request, ITEM_MAX_BYTES)
     const idempotent = idempotentRequest(request, xml)
     const earlier = idempotent && replay(store.idempotency, user.id, idempotent)
@@ -75,7 +76,7 @@ function createItem(store: Store, lookups: Lookups): AuthenticatedHandler {
 
 function readItem(store: Store): AuthenticatedHandler {
   return ({ origin, params }, user) => {
-    const list = listOf(store, user, params['listId'])
+    const list = ownedList(store, user, params['listId'])
     return entryReply(200, itemOf(store, user, list, params['entryId']), list, origin)
   }
 }
@@ -89,28 +90,6 @@ function entryReply(
 ): Reply & { body: string } {
   const body = writeEntry(entryOfItem(item, list, origin))
   return { ...atomReply(status, body, headers), body }
-}
-
-function entryFromBody(xml: string, request: IncomingMessage, origin: string): AtomEntry {
-  try {
-    return readEntry(xml, { baseUrl: `${origin}${request.url ?? '/'}` })
-  } catch (error) {
-    if (error instanceof XmlError) throw new HttpError(400, `The request body is not a usable Atom entry: ${error.message}`)
-    throw error
-  }
-}
-
-/** The list a request names, if the user owns it: 404 when there is none, 403 when it is someone else's. */
-function listOf(store: Store, user: User, listId: string | undefined): List {
-  const id = idOf(listId)
-  const list = id === null ? null : store.lists.find(id)
-  if (!list) {
-    throw new HttpError(404, `There is no list ${listId ?? ''} on this service. The lists root (/t/atom/lists) lists yours.`)
-  }
-  if (list.ownerId !== user.id) {
-    throw new HttpError(403, `The list ${list.id} belongs to another user, so ${user.username} cannot use it. Sign in as its owner.`)
-  }
-  return list
 }
 
 /** The item an EditURI names: 403 when it is another user's, 404 when it is not in this list. */

@@ -3,13 +3,13 @@
 import {
   ATOM_MEDIA_TYPE,
   formatW3cDate,
-  isWellFormedMarkup,
   parseW3cDate,
   type AtomContent,
   type AtomEntry,
   type EntryToWrite,
 } from '../../src-protocol'
 import type { ContentKind, Post, User, Weblog } from '../store'
+import { atomContentOf, contentKindOf, decodeBase64Text } from './entries'
 import { HttpError } from './reply'
 import { tagUri } from './tag-uri'
 
@@ -63,7 +63,7 @@ function bodyOf(content: AtomContent | null): { content: string; contentKind: Co
     case 'base64': {
       // The type first: an image sent here gets sent to the UploadURI, not told it is not UTF-8.
       const contentKind = kindOf(content.type)
-      return { content: decodeBase64Text(content.value), contentKind }
+      return { content: base64Text(content.value), contentKind }
     }
     default:
       throw new HttpError(
@@ -74,41 +74,18 @@ function bodyOf(content: AtomContent | null): { content: string; contentKind: Co
   }
 }
 
-/**
- * Escaped and base64 bodies are HTML unless declared as plain text: Movable Type treats them so, and clients that
- * leave `type` out send HTML. Anything that is not text at all belongs on the UploadURI, not in a post.
- */
+/** Anything that is not text at all belongs on the UploadURI, not in a post. */
 function kindOf(type: string | null): ContentKind {
-  const mediaType = type?.split(';', 1)[0]!.trim().toLowerCase() || 'text/html'
-  if (['text/html', 'application/xhtml+xml', 'html', 'xhtml'].includes(mediaType)) return 'xhtml'
-  if (mediaType.startsWith('text/') || mediaType === 'text') return 'text'
-  throw new HttpError(
-    400,
-    `A post's <content> must be text or HTML, not ${mediaType}. ` +
+  return contentKindOf(
+    type,
+    (mediaType) =>
+      `A post's <content> must be text or HTML, not ${mediaType}. ` +
       "Upload files to the weblog's UploadURI (svc=upload) and link to them.",
   )
 }
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
-const utf8 = new TextDecoder('utf-8', { fatal: true })
-
-function decodeBase64Text(value: string): string {
-  const compact = value.replace(/\s+/g, '')
-  if (!BASE64.test(compact) || compact.replace(/=+$/, '').length % 4 === 1) {
-    throw new HttpError(
-      400,
-      'The entry\'s <content mode="base64"> is not valid base64. Encode the body again, or send it as mode="escaped".',
-    )
-  }
-  let text: string
-  try {
-    text = utf8.decode(Buffer.from(compact, 'base64'))
-  } catch {
-    throw new HttpError(
-      400,
-      "The entry's base64 <content> does not decode to UTF-8 text. Posts hold text; encode the body as UTF-8.",
-    )
-  }
+function base64Text(value: string): string {
+  const text = decodeBase64Text(value)
   if (hasControlCharacters(text)) {
     throw new HttpError(
       400,
@@ -152,7 +129,7 @@ export function entryOfPost(
   return {
     title: post.title,
     summary: post.summary,
-    content: contentOfPost(post),
+    content: atomContentOf(post.contentKind, post.content),
     issued: post.issued,
     modified: post.modified,
     id: tagUri(origin, post.created, 'post', post.id),
@@ -163,13 +140,6 @@ export function entryOfPost(
     ],
     subjects: post.categories,
   }
-}
-
-/** Well-formed markup travels as XHTML; anything else escaped, labelled with what it is (PROTOCOL.md). */
-function contentOfPost(post: Post): AtomContent {
-  if (post.contentKind === 'text') return { mode: 'escaped', type: 'text/plain', value: post.content }
-  if (isWellFormedMarkup(post.content)) return { mode: 'xml', type: 'application/xhtml+xml', value: post.content }
-  return { mode: 'escaped', type: 'text/html', value: post.content }
 }
 
 /** Ids in addresses are positive integers; anything else names nothing. */

@@ -7,18 +7,19 @@ import { readAtomBody } from './body'
 import { atomReply, HttpError } from './reply'
 import { MAX_BODY_BYTES, Router } from './router'
 
+let server: Server
+afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+/** Serves `router` on 127.0.0.1 for one test; the server closes after it. */
+async function serve(router: Router): Promise<string> {
+  server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  server.on('request', router.listener(origin))
+  return origin
+}
+
 describe('Router', () => {
-  let server: Server
-  afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())))
-
-  async function serve(router: Router): Promise<string> {
-    server = createServer()
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    server.on('request', router.listener(origin))
-    return origin
-  }
-
   const hello = new Router().get('/hello', ({ origin }) => atomReply(200, `<feed origin="${origin}"/>`))
 
   it('answers 404 with an <error> for a path it does not know', async () => {
@@ -69,17 +70,6 @@ describe('Router', () => {
 })
 
 describe('Router patterns and bodies', () => {
-  let server: Server
-  afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())))
-
-  async function serve(router: Router): Promise<string> {
-    server = createServer()
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    server.on('request', router.listener(origin))
-    return origin
-  }
-
   const entries = new Router()
     .get('/t/atom/weblog/blog_id=:blogId/entry_id=:entryId', ({ params }) => atomReply(200, `<entry>${params.blogId}/${params.entryId}</entry>`))
     .put('/t/atom/weblog/blog_id=:blogId/entry_id=:entryId', async ({ request }) => atomReply(200, await readAtomBody(request, 64)))

@@ -4,9 +4,9 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ATOM_MEDIA_TYPE, parseXml, readEntry, type AtomEntry } from '../../src-protocol'
+import { ATOM_MEDIA_TYPE, readEntry, type AtomEntry } from '../../src-protocol'
 import { DEMO_PHOTOS_FOLDER } from '../demo/photos'
-import { ivy, melody, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
+import { expectError, ivy, melody, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
 
 const fixtures = join(import.meta.dirname, '../../../shared/fixtures/atom03')
 const fixture = (name: string) => readFileSync(join(fixtures, name), 'utf8')
@@ -18,12 +18,6 @@ function uploadXml(title: string, base64 = DOT_GIF, type: string | null = 'image
   <title>${title}</title>
   <content mode="base64"${type === null ? '' : ` type="${type}"`}>${base64}</content>
 </entry>`
-}
-
-async function expectError(response: Response, status: number, message: RegExp): Promise<void> {
-  const body = await response.text()
-  expect({ status: response.status, body }).toMatchObject({ status, body: expect.stringMatching(/<error>[^<]+<\/error>/) })
-  expect(parseXml(body).text).toMatch(message)
 }
 
 /** GET with the path sent exactly as written (fetch would resolve "..", even percent-encoded). */
@@ -167,6 +161,16 @@ describe('UploadURI', () => {
     expect(second.headers.get('idempotent-replayed')).toBe('true')
     expect(await second.text()).toBe(await first.text())
     expect((await fetch(`${service.origin}/media/blogs/valse-de-melody/once_1.gif`)).status).toBe(404)
+  })
+
+  it('keeps no received file when the Idempotency-Key is refused after the file arrived', async () => {
+    const headers = { 'Idempotency-Key': 'upload-once-2' }
+    expect((await upload(uploadXml('first.gif'), uploadUri, melody, headers)).status).toBe(201)
+    const reused = await upload(uploadXml('other.gif'), uploadUri, melody, headers)
+    expect(reused.status).toBe(422)
+    const malformed = await upload(uploadXml('third.gif'), uploadUri, melody, { 'Idempotency-Key': ' ' })
+    expect(malformed.status).toBe(400)
+    expect(readdirSync(join(service.dataDir, 'media', 'incoming'))).toEqual([])
   })
 
   it('serves files by what the database names: no address reaches outside the media folder', async () => {
