@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, one table. Ratios compare with a reference measured in the same run, because
 // absolute times drift on shared machines.
 import { runCodecBench } from './codec'
+import { runEventsBench } from './events'
 import { runPhotoBench } from './photo'
 import { runServiceBench } from './service'
 import { printTable, type BenchRow } from './table'
@@ -9,6 +10,7 @@ const suites: [string, () => Promise<BenchRow[]>][] = [
   ['Atom codec', runCodecBench],
   ['Service on loopback', runServiceBench],
   ['20 MB photo POST', runPhotoBench],
+  ['JSON events stream', runEventsBench],
 ]
 
 const only = process.argv.slice(2)

@@ -3,13 +3,19 @@
 import type { RequestListener } from 'node:http'
 import { wsseGuard } from './auth/wsse'
 import { ensureDemoAccount, type SandboxAccount } from './demo'
+import { startSimulation } from './demo/simulate'
 import { createLookups, type LookupOptions } from './lookup'
+import { AvatarCache } from './media/avatars'
 import { MediaLibrary } from './media/library'
+import { registerProfilePages } from './public/profiles'
 import { weblogRoot } from './routes/atom-root'
 import { registerMediaRoutes } from './routes/gallery'
+import { registerJsonRoutes } from './routes/json'
 import { registerListRoutes } from './routes/lists'
+import { registerOAuthRoutes } from './routes/oauth'
 import { registerPostRoutes } from './routes/posts'
 import { Router } from './routes/router'
+import { SetupError } from './setup-error'
 import { openStore } from './store'
 
 export interface ServiceOptions {
@@ -18,6 +24,10 @@ export interface ServiceOptions {
   demo?: boolean
   /** How list items are filled in from elsewhere: allow-listed hosts, the ISBN catalogue, limits. */
   lookup?: LookupOptions
+  /** Requests a minute each client may make of the JSON interface; no limit when absent. */
+  rateLimit?: number
+  /** Seconds between the demo friends' acts (needs `demo`); they do nothing when absent. */
+  simulate?: number
 }
 
 export interface Service {
@@ -25,11 +35,11 @@ export interface Service {
   readonly sandbox: SandboxAccount | null
   /** Handles requests to a server reachable at `origin`; every href the service sends starts with it. */
   requestListener(origin: string): RequestListener
-  /** Closes the store. Stop the server first, so no request finds it closed. */
+  /** Stops the simulation and closes the store. Stop the server first, so no request finds it closed. */
   close(): void
 }
 
-export async function createService({ dataDir, demo = false, lookup }: ServiceOptions): Promise<Service> {
+export async function createService({ dataDir, demo = false, lookup, rateLimit, simulate }: ServiceOptions): Promise<Service> {
   const store = openStore(dataDir)
   try {
     const media = MediaLibrary.open(dataDir)
@@ -39,10 +49,20 @@ export async function createService({ dataDir, demo = false, lookup }: ServiceOp
     registerPostRoutes(router, store, withWsse)
     registerListRoutes(router, store, withWsse, createLookups(lookup))
     registerMediaRoutes(router, store, media, withWsse)
+    registerOAuthRoutes(router, store)
+    registerJsonRoutes(router, store, { rateLimit })
+    registerProfilePages(router, store, AvatarCache.open(dataDir))
+    if (simulate !== undefined && !sandbox) {
+      throw new SetupError('--simulate makes the demo friends act, so it needs the demo data: add --demo.')
+    }
+    const simulation = simulate === undefined || !sandbox ? null : startSimulation(store, sandbox.username, simulate)
     return {
       sandbox,
       requestListener: (origin) => router.listener(new URL(origin).origin),
-      close: () => store.close(),
+      close: () => {
+        simulation?.stop()
+        store.close()
+      },
     }
   } catch (error) {
     store.close()

@@ -82,6 +82,9 @@ describe('npm run service', () => {
       username: 'melody',
       apiPassword: expect.stringMatching(/^[\w-]{24}$/),
       apiKey: expect.stringMatching(/^[0-9a-f]{32}$/),
+      apiSecret: expect.stringMatching(/^[\w-]{32}$/),
+      authToken: expect.stringMatching(/^[\w-]{16}$/),
+      authTokenSecret: expect.stringMatching(/^[\w-]{32}$/),
       loginPassword: expect.stringMatching(/^[\w-]{24}$/),
     })
     const titles = await listTitles(first.origin, sandbox)

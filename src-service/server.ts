@@ -19,6 +19,10 @@ export interface StartOptions {
   demo?: boolean
   /** List item lookups: hosts allowed to be private or loopback, the HTTP ISBN catalogue, limits. */
   lookup?: LookupOptions
+  /** Requests a minute each client may make of the JSON interface (503 beyond); unlimited when absent. */
+  rateLimit?: number
+  /** With `demo`: the demo friends act every this many seconds (a post, comment, favourite or neighbour). */
+  simulate?: number
 }
 
 export interface RunningService {
@@ -37,8 +41,10 @@ export async function startService({
   dataDir,
   demo = false,
   lookup,
+  rateLimit,
+  simulate,
 }: StartOptions): Promise<RunningService> {
-  const service = await createService({ dataDir, demo, lookup })
+  const service = await createService({ dataDir, demo, lookup, rateLimit, simulate })
   const server = createServer()
   try {
     const origin = originOf(await listen(server, port, host))
@@ -110,9 +116,12 @@ function trackRequestsForShutdown(server: Server): () => Promise<void> {
 // --isbn-provider: an HTTP book catalogue instead of the local one; {isbn} in the URL becomes the ISBN-13, and it
 // answers JSON {"title", "author", "thumbnail"} (lookup/catalogue.ts). Set NODE_DEBUG=blogdesk-lookup to see why a
 // lookup failed. --offline: no lookup leaves this machine (the local catalogue still answers); tests run this way.
+// --rate-limit: requests a minute each JSON client may make (by API key when signed, else by address); 503 beyond.
+// --simulate: with --demo, the demo friends post, comment, favour and add neighbours every so many seconds.
 const USAGE =
   'usage: npm run service -- --port <n> --data-dir <dir> [--demo] [--host <address>] ' +
-  '[--lookup-allow <host,...>] [--isbn-provider <url with {isbn}>] [--offline]'
+  '[--lookup-allow <host,...>] [--isbn-provider <url with {isbn}>] [--offline] ' +
+  '[--rate-limit <requests a minute>] [--simulate <seconds>]'
 
 class UsageError extends SetupError {}
 
@@ -152,6 +161,12 @@ export function parseArguments(args: readonly string[]): StartOptions {
       case '--isbn-provider':
         options.lookup = { ...options.lookup, isbnProviderUrl: value() }
         break
+      case '--rate-limit':
+        options.rateLimit = parsePositive(flag, value(), /^\d+$/, 'a whole number of requests a minute')
+        break
+      case '--simulate':
+        options.simulate = parsePositive(flag, value(), /^\d+(\.\d+)?$/, 'a number of seconds')
+        break
       default:
         throw new UsageError(`unknown option ${args[index]} (${USAGE})`)
     }
@@ -162,6 +177,11 @@ export function parseArguments(args: readonly string[]): StartOptions {
     throw new UsageError(`--data-dir is missing; name the folder for the service's data (${USAGE})`)
   }
   return { ...options, port, dataDir }
+}
+
+function parsePositive(flag: string, text: string, shape: RegExp, what: string): number {
+  if (!shape.test(text) || !(Number(text) > 0)) throw new UsageError(`${flag} must be ${what} above 0, not "${text}"`)
+  return Number(text)
 }
 
 function parsePort(text: string): number {

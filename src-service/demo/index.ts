@@ -6,12 +6,15 @@ import { join } from 'node:path'
 import type { MediaLibrary } from '../media/library'
 import type { Store } from '../store'
 import { seedDemoLists } from './lists'
+import { ensureDemoOAuth, type DemoOAuthCredentials } from './oauth'
 import { ensureDemoAlbum } from './photos'
 import { seedDemoPosts } from './posts'
+import { ensureDemoSocial } from './social'
 
 const SANDBOX_FILE = 'sandbox.json'
 
-export interface SandboxAccount {
+/** `apiSecret` is the API key's OAuth consumer secret; `authToken` and its secret, an access token already approved. */
+export interface SandboxAccount extends DemoOAuthCredentials {
   username: string
   apiPassword: string
   apiKey: string
@@ -45,8 +48,10 @@ export async function ensureDemoAccount(store: Store, library: MediaLibrary): Pr
   if (apiPassword === null || apiKey === undefined) {
     throw new Error(`The demo account in this data dir has no ${apiPassword === null ? 'user' : 'API key'}`)
   }
-  await ensureDemoAlbum(store, library, store.users.find(DEMO_USER.username)!.id)
-  return { username: DEMO_USER.username, apiPassword, apiKey, loginPassword }
+  const userId = store.users.find(DEMO_USER.username)!.id
+  await ensureDemoAlbum(store, library, userId)
+  ensureDemoSocial(store, userId)
+  return { username: DEMO_USER.username, apiPassword, apiKey, loginPassword, ...ensureDemoOAuth(store, apiKey, userId) }
 }
 
 /** Writes sandbox.json (owner-only: it holds passwords) for a service reachable at `origin`. */

@@ -58,7 +58,7 @@ describe('demo lists', () => {
       const user = store.users.find('melody')!
       const lists = store.lists.ownedBy(user.id)
       const itemIds = lists.flatMap((list) => store.lists.itemsOf(list.id).map((item) => item.id))
-      const events = store.events.newestBy(user.id, 500).filter((event) => event.objectType === 'ListItem')
+      const events = store.events.streamPage(user.id, null, 500).filter((event) => event.objectType === 'ListItem')
       expect(lists).toHaveLength(4)
       expect(itemIds).toHaveLength(15)
       expect(events.map((event) => event.objectId).sort((a, b) => a - b)).toEqual([...itemIds].sort((a, b) => a - b))

@@ -54,7 +54,7 @@ describe('demo photo album', () => {
       const melody = store.users.find('melody')!
       const [album] = store.albums.ownedBy(melody.id)
       const photos = store.photos.inAlbum(album!.id)
-      const events = store.events.newestBy(melody.id, 1000).filter((event) => event.objectType === 'Photo')
+      const events = store.events.streamPage(melody.id, null, 1000).filter((event) => event.objectType === 'Photo')
       expect(events.map((event) => event.objectId).sort((a, b) => a - b)).toEqual(photos.map((photo) => photo.id).sort((a, b) => a - b))
       expect(photos.filter((photo) => photo.taken !== null && photo.camera === 'Blogdesk Sandbox Camera')).toHaveLength(5)
     } finally {

@@ -2,6 +2,7 @@
 // CSP already blocks every script; this is the second wall: only an allow-list of elements and attributes passes,
 // links and images only to harmless schemes, and the result is re-serialised from tokens (every tag balanced,
 // every text and attribute re-escaped), so nothing the author wrote reaches the browser unexamined.
+import type { ContentKind } from '../store'
 import { escapeHtml } from './page'
 
 const ALLOWED_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
@@ -80,6 +81,16 @@ const IMAGE_SCHEMES = new Set(['http', 'https'])
 const TAG_NAME = /[A-Za-z][^\s/>]*/y
 const ATTRIBUTE = /[\s/]*([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/y
 const CHARACTER_REFERENCE = /&(?:#\d{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});/y
+
+/** A post's body or an item's notes as safe HTML: markup sanitised, plain text with its paragraphs and line breaks. */
+export function contentHtml(kind: ContentKind, content: string): string {
+  if (kind === 'xhtml') return sanitizeHtml(content)
+  return content
+    .split(/\r?\n\s*\r?\n/)
+    .filter((paragraph) => paragraph.trim() !== '')
+    .map((paragraph) => `<p>${escapeHtml(paragraph.trim()).replace(/\r?\n/g, '<br>\n')}</p>`)
+    .join('\n')
+}
 
 /** The safe subset of an HTML or XHTML fragment, as HTML. */
 export function sanitizeHtml(markup: string): string {
@@ -249,7 +260,7 @@ const ATTRIBUTE_REFERENCE = /&(?:#(\d{1,7})|#[xX]([0-9A-Fa-f]{1,6})|([A-Za-z]+))
  * Attribute values are judged as the browser would read them, so references are decoded first. Named references
  * beyond the common few stay literal: the value is re-escaped on output, so the browser reads exactly what was judged.
  */
-function decodeReferences(value: string): string {
+export function decodeReferences(value: string): string {
   return value.replace(ATTRIBUTE_REFERENCE, (whole, decimal?: string, hex?: string, named?: string) => {
     if (named !== undefined) return NAMED_REFERENCES[named.toLowerCase()] ?? whole
     const codePoint = decimal !== undefined ? Number(decimal) : Number.parseInt(hex ?? '', 16)

@@ -4,8 +4,8 @@ import { idOf, postAddresses, weblogAddresses } from '../routes/posts-entry'
 import type { Handler, Reply } from '../routes/reply'
 import type { Router } from '../routes/router'
 import type { Post, Store, Weblog } from '../store'
-import { escapeHtml, htmlPage, notFoundPage } from './page'
-import { sanitizeHtml } from './sanitize'
+import { dateHtml, escapeHtml, htmlPage, notFoundPage } from './page'
+import { contentHtml } from './sanitize'
 
 /** The weblog page lists this many of the latest posts, like a feed page. */
 const POSTS_ON_WEBLOG_PAGE = 20
@@ -67,24 +67,12 @@ function postPage(store: Store): Handler {
 
 function postMeta(post: Post): string {
   const categories = post.categories.length > 0 ? ` · ${post.categories.map(escapeHtml).join(', ')}` : ''
-  const time = `<time datetime="${escapeHtml(post.issued)}">${escapeHtml(longDate(post.issued))}</time>`
-  return `<p class="meta">${time}${categories}</p>`
+  return `<p class="meta">${dateHtml(post.issued)}${categories}</p>`
 }
 
-/** Markup is sanitised; plain text keeps its paragraphs and line breaks. */
+/** A post's body as safe HTML (see contentHtml). */
 function postBody(post: Post): string {
-  if (post.contentKind === 'xhtml') return sanitizeHtml(post.content)
-  return post.content
-    .split(/\r?\n\s*\r?\n/)
-    .filter((paragraph) => paragraph.trim() !== '')
-    .map((paragraph) => `<p>${escapeHtml(paragraph.trim()).replace(/\r?\n/g, '<br>\n')}</p>`)
-    .join('\n')
-}
-
-const LONG_DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
-
-function longDate(w3cDate: string): string {
-  return LONG_DATE.format(new Date(w3cDate))
+  return contentHtml(post.contentKind, post.content)
 }
 
 function noSuchWeblog(slug: string | undefined): Reply {

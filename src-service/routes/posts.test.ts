@@ -445,7 +445,7 @@ describe('what refused and failed requests leave behind', () => {
       expect(store.posts.page(1, 0, 100).map((stored) => stored.id)).toEqual([keptId])
       expect(store.posts.countIn(2) + store.posts.countIn(3)).toBe(0)
       const userId = store.users.find(melody.username)!.id
-      expect(store.events.newestBy(userId, 100).map(({ verb, objectType, objectId }) => ({ verb, objectType, objectId }))).toEqual([
+      expect(store.events.streamPage(userId, null, 100).map(({ verb, objectType, objectId }) => ({ verb, objectType, objectId }))).toEqual([
         { verb: 'NewAsset', objectType: 'Post', objectId: keptId },
       ])
     })

@@ -1,22 +1,20 @@
 // A weblog's Atom 0.3 interface (spec §4.2): FeedURI pages, PostURI create, EditURI read/replace/delete and the
 // CategoryURI document. Every write is one transaction with its event and idempotency record, so a refused or
 // failed request leaves nothing behind.
-import type { IncomingMessage } from 'node:http'
 import {
   ATOM_MEDIA_TYPE,
   formatW3cDate,
-  readEntry,
   writeCategories,
   writeEntry,
   writeFeed,
-  XmlError,
-  type AtomEntry,
   type AtomLink,
 } from '../../src-protocol'
 import type { AuthenticatedHandler } from '../auth/wsse'
 import { registerWeblogPages } from '../public/weblog-pages'
 import type { Post, PostFields, Store, User, Weblog } from '../store'
 import { readAtomBody } from './body'
+import { entryFromBody } from './entries'
+import { ownedWeblog } from './ownership'
 import { RenderCache } from './render-cache'
 import { draftFromEntry, entryOfPost, idOf, postAddresses, weblogAddresses, type PostDraft } from './posts-entry'
 import { idempotentRequest, remember, replay } from './posts-idempotency'
@@ -50,7 +48,7 @@ export function registerPostRoutes(
 function feedPage(store: Store): AuthenticatedHandler {
   const pages = new RenderCache(store)
   return ({ origin, params }, user) => {
-    const weblog = weblogOf(store, user, params['blogId'])
+    const weblog = ownedWeblog(store, user, params['blogId'])
     const offset = params['offset'] === undefined ? 0 : offsetOf(params['offset'])
     const key = `${origin} ${user.id} ${weblog.id} ${offset}`
     return atomReply(200, pages.document(key, () => renderFeedPage(store, weblog, offset, user, origin)))
@@ -90,7 +88,7 @@ function renderFeedPage(store: Store, weblog: Weblog, offset: number, user: User
 
 function createPost(store: Store): AuthenticatedHandler {
   return async ({ request, origin, params }, user) => {
-    const weblog = weblogOf(store, user, params['blogId'])
+    const weblog = ownedWeblog(store, user, params['blogId'])
     const xml = await readAtomBody(request)
     const idempotent = idempotentRequest(request, xml)
     // Nothing below awaits, so the look-up and the transaction see the same store: one key, one post.
@@ -113,7 +111,7 @@ function createPost(store: Store): AuthenticatedHandler {
 
 function readPost(store: Store): AuthenticatedHandler {
   return ({ origin, params }, user) => {
-    const weblog = weblogOf(store, user, params['blogId'])
+    const weblog = ownedWeblog(store, user, params['blogId'])
     return entryReply(200, postOf(store, user, weblog, params['entryId']), weblog, user, origin)
   }
 }
@@ -124,7 +122,7 @@ function readPost(store: Store): AuthenticatedHandler {
  */
 function replacePost(store: Store): AuthenticatedHandler {
   return async ({ request, origin, params }, user) => {
-    const weblog = weblogOf(store, user, params['blogId'])
+    const weblog = ownedWeblog(store, user, params['blogId'])
     const existing = postOf(store, user, weblog, params['entryId'])
     const draft = draftFromEntry(entryFromBody(await readAtomBody(request), request, origin))
     const fields = postFields(store, weblog, draft, existing.issued)
@@ -135,12 +133,10 @@ function replacePost(store: Store): AuthenticatedHandler {
 
 function deletePost(store: Store): AuthenticatedHandler {
   return ({ params }, user) => {
-    const weblog = weblogOf(store, user, params['blogId'])
+    const weblog = ownedWeblog(store, user, params['blogId'])
     const post = postOf(store, user, weblog, params['entryId'])
-    store.transaction(() => {
-      store.posts.delete(post.id)
-      store.events.forgetObject('Post', post.id)
-    })
+    // A trigger forgets the post's events and url id with it (migration 6).
+    store.posts.delete(post.id)
     // XML::Atom::Client and MT's clients need exactly 200 here; the body is empty, its type still declared.
     return atomReply(200, '')
   }
@@ -148,7 +144,7 @@ function deletePost(store: Store): AuthenticatedHandler {
 
 function categoryList(store: Store): AuthenticatedHandler {
   return ({ params }, user) => {
-    const weblog = weblogOf(store, user, params['blogId'])
+    const weblog = ownedWeblog(store, user, params['blogId'])
     return atomReply(200, writeCategories(store.categories.of(weblog.id).map((category) => category.name)))
   }
 }
@@ -163,17 +159,6 @@ function entryReply(
 ): Reply & { body: string } {
   const body = writeEntry(entryOfPost(post, weblog, user, origin))
   return { ...atomReply(status, body, headers), body }
-}
-
-function entryFromBody(xml: string, request: IncomingMessage, origin: string): AtomEntry {
-  try {
-    return readEntry(xml, { baseUrl: `${origin}${request.url ?? '/'}` })
-  } catch (error) {
-    if (error instanceof XmlError) {
-      throw new HttpError(400, `The request body is not a usable Atom entry: ${error.message}`)
-    }
-    throw error
-  }
 }
 
 /** The draft as a post of `weblog`: every subject must be one of the weblog's categories (spec §2.7). */
@@ -193,25 +178,6 @@ function postFields(store: Store, weblog: Weblog, draft: PostDraft, defaultIssue
   }
   const { title, content, contentKind, summary } = draft
   return { title, content, contentKind, summary, issued: draft.issued ?? defaultIssued, categories: found }
-}
-
-/** The weblog a request names, if the user owns it: 404 when there is none, 403 when it is someone else's. */
-function weblogOf(store: Store, user: User, blogId: string | undefined): Weblog {
-  const id = idOf(blogId)
-  const weblog = id === null ? null : store.weblogs.find(id)
-  if (!weblog) {
-    throw new HttpError(
-      404,
-      `There is no weblog ${blogId ?? ''} on this service. The root listing (/t/atom/weblog) lists yours.`,
-    )
-  }
-  if (weblog.ownerId !== user.id) {
-    throw new HttpError(
-      403,
-      `The weblog ${weblog.id} belongs to another user, so ${user.username} cannot use it. Sign in as its owner.`,
-    )
-  }
-  return weblog
 }
 
 /** The post an EditURI names: 403 when it is another user's, 404 when it is not in this weblog. */

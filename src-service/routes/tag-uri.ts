@@ -1,7 +1,11 @@
 // Entry ids (spec §2.7): `tag:<domain>,<year>:<kind>-<number>`, e.g. tag:blogdesk.local,2026:photo-42.
 
-/** The service's host names the domain (an IPv6 address without its brackets); `created` (W3CDTF) gives the year. */
+/** The service's host names the domain of its tag URIs: an IPv6 address without its brackets. */
+export function tagDomain(origin: string): string {
+  return new URL(origin).hostname.replace(/^\[(.*)\]$/, '$1')
+}
+
+/** `created` (W3CDTF) gives the year. */
 export function tagUri(origin: string, created: string, kind: string, id: number): string {
-  const domain = new URL(origin).hostname.replace(/^\[(.*)\]$/, '$1')
-  return `tag:${domain},${created.slice(0, 4)}:${kind}-${id}`
+  return `tag:${tagDomain(origin)},${created.slice(0, 4)}:${kind}-${id}`
 }

@@ -24,14 +24,16 @@ describe('events', () => {
     expect(newer.urlId).toMatch(/^6e[0-9a-f]{30}$/)
     expect(newer.urlId).not.toBe(older.urlId)
     expect(newer.published).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
-    expect(store.events.newestBy(actorId, 10)).toEqual([newer, older])
+    expect(store.events.streamPage(actorId, null, 10)).toEqual([newer, older])
   })
 
-  it('forgets the events of an object that was deleted', () => {
-    store.events.record({ actorId, verb: 'NewAsset', objectType: 'Post', objectId: 42 })
-    const kept = store.events.record({ actorId, verb: 'NewAsset', objectType: 'Photo', objectId: 42 })
-    store.events.forgetObject('Post', 42)
-    expect(store.events.newestBy(actorId, 10)).toEqual([kept])
+  it('forgets the events of a post when the post is deleted', () => {
+    const weblog = store.weblogs.add({ ownerId: actorId, title: 'Notes', slug: 'notes' })
+    const post = store.posts.create(weblog.id, actorId, { title: 'Gone soon', content: '<p>x</p>', contentKind: 'xhtml', summary: null, issued: '2026-01-01T10:00:00Z', categories: [] }, '2026-01-01T10:00:00Z')
+    store.events.record({ actorId, verb: 'NewAsset', objectType: 'Post', objectId: post.id })
+    const kept = store.events.record({ actorId, verb: 'NewAsset', objectType: 'Photo', objectId: post.id })
+    store.posts.delete(post.id)
+    expect(store.events.streamPage(actorId, null, 10)).toEqual([kept])
   })
 
   it('keeps no event when the transaction that creates its object fails', () => {
@@ -41,11 +43,11 @@ describe('events', () => {
         throw new Error('the photo could not be stored')
       }),
     ).toThrow('could not be stored')
-    expect(store.events.newestBy(actorId, 10)).toEqual([])
+    expect(store.events.streamPage(actorId, null, 10)).toEqual([])
   })
 
   it('refuses a verb or object type the spec does not know', () => {
     expect(() => store.events.record({ actorId, verb: 'Deleted' as never, objectType: 'Post', objectId: 1 })).toThrow(/CHECK/)
-    expect(store.events.newestBy(actorId, 10)).toEqual([])
+    expect(store.events.streamPage(actorId, null, 10)).toEqual([])
   })
 })

@@ -13,12 +13,20 @@ export interface NewEvent {
   objectId: number
   /** W3CDTF; now when absent. Seed data backdates its history. */
   published?: string
+  /** The group the action was done in, if any (the by-group view of a user's events lists these). */
+  groupId?: number | null
 }
 
 export interface EventRecord extends Required<NewEvent> {
   id: number
   /** The event's id in URLs (`/events/<urlId>.json`): opaque, so ids cannot be counted or guessed. */
   urlId: string
+}
+
+/** Where a page of a stream ended: its last event's (published, id). Streams run newest first by that pair. */
+export interface StreamCursor {
+  published: string
+  id: number
 }
 
 export class Events {
@@ -32,9 +40,10 @@ export class Events {
   record(event: NewEvent): EventRecord {
     const urlId = `6e${randomBytes(15).toString('hex')}`
     const published = event.published ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')
+    const groupId = event.groupId ?? null
     const id = this.#db.run(
-      `INSERT INTO events (url_id, actor_id, verb, object_type, object_id, published)
-       VALUES (:urlId, :actorId, :verb, :objectType, :objectId, :published)`,
+      `INSERT INTO events (url_id, actor_id, verb, object_type, object_id, published, group_id)
+       VALUES (:urlId, :actorId, :verb, :objectType, :objectId, :published, :groupId)`,
       {
         ':urlId': urlId,
         ':actorId': event.actorId,
@@ -42,28 +51,74 @@ export class Events {
         ':objectType': event.objectType,
         ':objectId': event.objectId,
         ':published': published,
+        ':groupId': groupId,
       },
     )
-    return { ...event, id, urlId, published }
+    return { ...event, id, urlId, published, groupId }
   }
 
-  /** An actor's latest events, newest first. */
-  newestBy(actorId: number, limit: number): EventRecord[] {
+  find(urlId: string): EventRecord | null {
+    const row = this.#db.get('SELECT * FROM events WHERE url_id = :urlId', { ':urlId': urlId })
+    return row && toEventRecord(row)
+  }
+
+  /**
+   * A page of an actor's stream, newest first: the `limit` events after `cursor`, or from the newest when it is null.
+   * Keyset paging: a page costs the same however deep it is, and events added meanwhile (newer than any cursor)
+   * neither shift nor repeat the pages that follow.
+   */
+  streamPage(actorId: number, cursor: StreamCursor | null, limit: number): EventRecord[] {
+    const rows = cursor
+      ? this.#db.all(
+          `SELECT * FROM events WHERE actor_id = :actorId AND (published, id) < (:published, :id)
+           ORDER BY published DESC, id DESC LIMIT :limit`,
+          { ':actorId': actorId, ':published': cursor.published, ':id': cursor.id, ':limit': limit },
+        )
+      : this.#db.all('SELECT * FROM events WHERE actor_id = :actorId ORDER BY published DESC, id DESC LIMIT :limit', {
+          ':actorId': actorId,
+          ':limit': limit,
+        })
+    return rows.map(toEventRecord)
+  }
+
+  /** How many events the actor's stream holds (kept by trigger, so no scan). */
+  totalBy(actorId: number): number {
+    const row = this.#db.get('SELECT total FROM event_totals WHERE actor_id = :actorId', { ':actorId': actorId })
+    return Number(row?.['total'] ?? 0)
+  }
+
+  /** A slice of the actor's events in one group, newest first, `offset` events in. */
+  inGroupPage(actorId: number, groupId: number, offset: number, limit: number): EventRecord[] {
     return this.#db
-      .all('SELECT * FROM events WHERE actor_id = :actorId ORDER BY published DESC, id DESC LIMIT :limit', {
-        ':actorId': actorId,
-        ':limit': limit,
-      })
+      .all(
+        `SELECT * FROM events WHERE actor_id = :actorId AND group_id = :groupId
+         ORDER BY published DESC, id DESC LIMIT :limit OFFSET :offset`,
+        { ':actorId': actorId, ':groupId': groupId, ':limit': limit, ':offset': offset },
+      )
       .map(toEventRecord)
   }
 
-  /** Removes the events about an object that no longer exists (a deleted post), in the deleting transaction. */
-  forgetObject(objectType: ObjectType, objectId: number): void {
-    this.#db.run('DELETE FROM events WHERE object_type = :objectType AND object_id = :objectId', {
-      ':objectType': objectType,
-      ':objectId': objectId,
+  countInGroup(actorId: number, groupId: number): number {
+    const row = this.#db.get('SELECT count(*) AS n FROM events WHERE actor_id = :actorId AND group_id = :groupId', {
+      ':actorId': actorId,
+      ':groupId': groupId,
     })
+    return Number(row?.['n'] ?? 0)
   }
+
+  /** The group each object was published in: that of its first NewAsset event, for the objects that have one. */
+  groupsOfObjects(objectType: ObjectType, objectIds: readonly number[]): Map<number, number> {
+    const rows = this.#db.all(
+      `SELECT ids.value AS object_id,
+         (SELECT group_id FROM events
+          WHERE object_type = :objectType AND object_id = ids.value AND verb = 'NewAsset' ORDER BY id LIMIT 1) AS group_id
+       FROM json_each(:ids) AS ids`,
+      { ':objectType': objectType, ':ids': JSON.stringify(objectIds) },
+    )
+    const published = rows.filter((row) => row['group_id'] !== null)
+    return new Map(published.map((row) => [Number(row['object_id']), Number(row['group_id'])]))
+  }
+
 }
 
 function toEventRecord(row: Row): EventRecord {
@@ -75,5 +130,6 @@ function toEventRecord(row: Row): EventRecord {
     objectType: String(row['object_type']) as ObjectType,
     objectId: Number(row['object_id']),
     published: String(row['published']),
+    groupId: row['group_id'] === null ? null : Number(row['group_id']),
   }
 }

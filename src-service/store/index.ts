@@ -1,25 +1,35 @@
 // The service's store: everything it keeps lives in one data dir.
 import { join } from 'node:path'
 import { Applications } from './applications'
+import { BatchReads } from './batch-reads'
 import { Categories } from './categories'
 import { Connection } from './connection'
 import { lockDataDir, prepareDataDir } from './data-dir'
+import { Directory } from './directory'
 import { Events } from './events'
 import { IdempotencyRecords } from './idempotency'
 import { Lists } from './lists'
 import { Albums, Photos, Uploads } from './media'
+import { OAuthCredentials } from './oauth'
 import { Posts } from './posts'
+import { Profiles } from './profiles'
 import { SecretBox } from './secret-box'
+import { Comments, Favorites, Groups, Relationships } from './social'
 import { Users } from './users'
 import { Weblogs } from './weblogs'
 
 export type { Categories, Category, CategoryMatch } from './categories'
-export type { EventRecord, Events, NewEvent, ObjectType, Verb } from './events'
+export type { BatchReads } from './batch-reads'
+export type { Directory, KeyedApplication, NamedObject, UrlIdKind } from './directory'
+export type { EventRecord, Events, NewEvent, ObjectType, StreamCursor, Verb } from './events'
 export type { IdempotencyRecord, IdempotencyRecords, StoredResponse } from './idempotency'
 export { ITEM_FIELDS, itemTitle } from './lists'
 export type { ItemField, ItemFields, List, ListItem, Lists, ListType, NewList, NewListItem, Notes } from './lists'
 export type { Album, Albums, Photo, PhotoFields, Photos, Upload, UploadFields, Uploads } from './media'
+export type { AccessTokenGrant, OAuthCredentials, RequestToken, RequestTokenState, TokenCredentials } from './oauth'
 export type { ContentKind, Post, PostFields, Posts } from './posts'
+export type { Person, Profile, Profiles } from './profiles'
+export type { Comment, CommentFormat, Comments, Favorites, Group, Groups, Membership, MembershipRole, NewComment, NewGroup, RelationshipKind, Relationships } from './social'
 export type { User, Users } from './users'
 export type { NewWeblog, Weblog, Weblogs } from './weblogs'
 
@@ -38,6 +48,14 @@ export interface Store {
   readonly albums: Albums
   readonly photos: Photos
   readonly uploads: Uploads
+  readonly oauth: OAuthCredentials
+  readonly directory: Directory
+  readonly profiles: Profiles
+  readonly groups: Groups
+  readonly relationships: Relationships
+  readonly favorites: Favorites
+  readonly comments: Comments
+  readonly batch: BatchReads
   readonly secrets: SecretBox
   /** Grows with every write; a rendering of stored data stays current while it is unchanged (routes/render-cache.ts). */
   readonly writes: number
@@ -72,6 +90,14 @@ export function openStore(dataDir: string): Store {
     albums: new Albums(db),
     photos: new Photos(db),
     uploads: new Uploads(db),
+    oauth: new OAuthCredentials(db, secrets),
+    directory: new Directory(db),
+    profiles: new Profiles(db),
+    groups: new Groups(db),
+    relationships: new Relationships(db),
+    favorites: new Favorites(db),
+    comments: new Comments(db),
+    batch: new BatchReads(db),
     secrets,
     get writes() {
       return db.writes

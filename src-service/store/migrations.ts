@@ -187,4 +187,163 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX list_items_by_list ON list_items (list_id, issued DESC, id DESC);
     `,
   },
+  {
+    version: 6,
+    name: 'social graph: url ids, profiles, groups, relationships, favourites, comments, events in groups',
+    // The JSON interface names every object by an opaque url id (spec §2.4). Triggers give each new row one in the
+    // inserting transaction, whoever inserts it, and take it away on delete together with the events about the row,
+    // so no stream can show an event whose object is gone. event_totals keeps each actor's event count, so a stream's
+    // exact totalResults is one row read instead of a scan. Group streams read events_by_actor_in_group; the group an
+    // asset was published in is that of its first NewAsset event, which events_creating_object finds.
+    sql: `
+      CREATE TABLE url_ids (
+        object_type TEXT NOT NULL,
+        object_id   INTEGER NOT NULL,
+        url_id      TEXT NOT NULL UNIQUE,
+        PRIMARY KEY (object_type, object_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE user_profiles (
+        user_id      INTEGER PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        about_me     TEXT,
+        location     TEXT,
+        interests    TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(interests) AND json_type(interests) = 'array'),
+        avatar_color TEXT CHECK (avatar_color GLOB '#[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]')
+      );
+      CREATE TABLE groups (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        display_name TEXT NOT NULL,
+        tagline      TEXT,
+        site_url     TEXT,
+        created      TEXT NOT NULL DEFAULT ${now}
+      );
+      CREATE TABLE group_memberships (
+        group_id INTEGER NOT NULL REFERENCES groups (id) ON DELETE CASCADE,
+        user_id  INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        role     TEXT NOT NULL CHECK (role IN ('Admin', 'Member')),
+        created  TEXT NOT NULL,
+        PRIMARY KEY (group_id, user_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX group_memberships_by_user ON group_memberships (user_id, created);
+      CREATE TABLE relationships (
+        source_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        target_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        kind      TEXT NOT NULL CHECK (kind IN ('neighbor', 'friend')),
+        created   TEXT NOT NULL,
+        PRIMARY KEY (source_id, kind, target_id),
+        CHECK (source_id <> target_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX relationships_by_target ON relationships (target_id, kind);
+      CREATE TABLE favorites (
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        post_id INTEGER NOT NULL REFERENCES posts (id) ON DELETE CASCADE,
+        created TEXT NOT NULL,
+        PRIMARY KEY (user_id, post_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX favorites_by_post ON favorites (post_id);
+      CREATE TABLE comments (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        post_id     INTEGER NOT NULL REFERENCES posts (id) ON DELETE CASCADE,
+        author_id   INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        in_reply_to INTEGER REFERENCES comments (id) ON DELETE SET NULL,
+        content     TEXT NOT NULL,
+        text_format TEXT NOT NULL CHECK (text_format IN ('html', 'html_convert_linebreaks')),
+        published   TEXT NOT NULL
+      );
+      CREATE INDEX comments_by_post ON comments (post_id, published, id);
+      CREATE INDEX comments_by_parent ON comments (in_reply_to) WHERE in_reply_to IS NOT NULL;
+
+      ALTER TABLE events ADD COLUMN group_id INTEGER REFERENCES groups (id) ON DELETE SET NULL;
+      CREATE INDEX events_by_actor_in_group ON events (actor_id, group_id, published DESC, id DESC);
+      CREATE INDEX events_creating_object ON events (object_type, object_id) WHERE verb = 'NewAsset';
+      ${[
+        urlIdTriggers('users', 'User', '6p', 8),
+        urlIdTriggers('groups', 'Group', '6p', 8),
+        urlIdTriggers('applications', 'Application', '6p', 8),
+        urlIdTriggers('weblogs', 'Blog', '6a', 16),
+        urlIdTriggers('posts', 'Post', '6a', 16),
+        urlIdTriggers('comments', 'Comment', '6a', 16),
+        urlIdTriggers('albums', 'Album', '6a', 16),
+        urlIdTriggers('photos', 'Photo', '6a', 16),
+        urlIdTriggers('lists', 'List', '6a', 16),
+        urlIdTriggers('list_items', 'ListItem', '6a', 16),
+      ].join('\n')}
+
+      CREATE TABLE event_totals (
+        actor_id INTEGER PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        total    INTEGER NOT NULL
+      );
+      INSERT INTO event_totals (actor_id, total) SELECT actor_id, count(*) FROM events GROUP BY actor_id;
+      CREATE TRIGGER events_counted AFTER INSERT ON events BEGIN
+        INSERT INTO event_totals (actor_id, total) VALUES (new.actor_id, 1)
+          ON CONFLICT (actor_id) DO UPDATE SET total = total + 1;
+      END;
+      CREATE TRIGGER events_uncounted AFTER DELETE ON events BEGIN
+        UPDATE event_totals SET total = total - 1 WHERE actor_id = old.actor_id;
+      END;
+    `,
+  },
+  {
+    version: 7,
+    name: 'OAuth consumer secrets, request and access tokens, nonces',
+    // Secrets are sealed (store/secret-box.ts): a signature is checked by recomputing it from them. A request token
+    // is approved by a user (who then has a verifier) and exchanged once for an access token, the AuthToken's
+    // authToken. A nonce is unique per API key; rows older than the timestamp window are swept by timestamp.
+    sql: `
+      CREATE TABLE oauth_consumers (
+        api_key       TEXT PRIMARY KEY REFERENCES api_keys (api_key) ON DELETE CASCADE,
+        secret_sealed BLOB NOT NULL,
+        created       TEXT NOT NULL DEFAULT ${now}
+      );
+      CREATE TABLE oauth_request_tokens (
+        token            TEXT PRIMARY KEY,
+        secret_sealed    BLOB NOT NULL,
+        api_key          TEXT NOT NULL REFERENCES api_keys (api_key) ON DELETE CASCADE,
+        callback         TEXT NOT NULL,
+        state            TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'approved', 'denied', 'exchanged')),
+        user_id          INTEGER REFERENCES users (id) ON DELETE CASCADE,
+        verifier         TEXT,
+        sign_in_attempts INTEGER NOT NULL DEFAULT 0,
+        failed_verifiers INTEGER NOT NULL DEFAULT 0,
+        created          TEXT NOT NULL,
+        expires          TEXT NOT NULL,
+        CHECK ((state IN ('approved', 'exchanged')) = (user_id IS NOT NULL AND verifier IS NOT NULL))
+      );
+      CREATE INDEX oauth_request_tokens_by_expiry ON oauth_request_tokens (expires);
+      CREATE TABLE oauth_access_tokens (
+        token         TEXT PRIMARY KEY,
+        api_key       TEXT NOT NULL REFERENCES api_keys (api_key) ON DELETE CASCADE,
+        user_id       INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        secret_sealed BLOB NOT NULL,
+        created       TEXT NOT NULL DEFAULT ${now},
+        revoked       TEXT
+      );
+      CREATE INDEX oauth_access_tokens_by_grant ON oauth_access_tokens (api_key, user_id);
+      CREATE TABLE oauth_nonces (
+        api_key   TEXT NOT NULL,
+        nonce     TEXT NOT NULL,
+        timestamp INTEGER NOT NULL,
+        PRIMARY KEY (api_key, nonce)
+      ) WITHOUT ROWID;
+      CREATE INDEX oauth_nonces_by_timestamp ON oauth_nonces (timestamp);
+    `,
+  },
 ]
+
+/**
+ * Migration 6's url ids for `table`'s rows, as `kind`: `<prefix>` and random hex, given to the rows there are and by
+ * trigger to each new one; deleting a row deletes its url id and the events whose object it was. Events about a row
+ * that is already gone (a post deleted before this migration) are dropped here too.
+ */
+function urlIdTriggers(table: string, kind: string, prefix: '6p' | '6a', randomBytes: number): string {
+  const urlId = `'${prefix}' || lower(hex(randomblob(${randomBytes})))`
+  return `
+      INSERT INTO url_ids (object_type, object_id, url_id) SELECT '${kind}', id, ${urlId} FROM ${table};
+      DELETE FROM events WHERE object_type = '${kind}' AND object_id NOT IN (SELECT id FROM ${table});
+      CREATE TRIGGER ${table}_url_id AFTER INSERT ON ${table} BEGIN
+        INSERT INTO url_ids (object_type, object_id, url_id) VALUES ('${kind}', new.id, ${urlId});
+      END;
+      CREATE TRIGGER ${table}_forgotten AFTER DELETE ON ${table} BEGIN
+        DELETE FROM url_ids WHERE object_type = '${kind}' AND object_id = old.id;
+        DELETE FROM events WHERE object_type = '${kind}' AND object_id = old.id;
+      END;`
+}

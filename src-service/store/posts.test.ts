@@ -110,6 +110,6 @@ describe('posts, categories and idempotency records', () => {
       }),
     ).toThrow(/UNIQUE|PRIMARY KEY/)
     expect(store.posts.countIn(weblog.id)).toBe(0)
-    expect(store.events.newestBy(authorId, 10)).toEqual([])
+    expect(store.events.streamPage(authorId, null, 10)).toEqual([])
   })
 })

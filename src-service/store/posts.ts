@@ -124,7 +124,8 @@ function fieldParams(fields: PostFields): Record<string, string | null> {
   }
 }
 
-function toPost(row: Row, categories: string[]): Post {
+/** A whole `posts` row as a Post, with its category names. */
+export function toPost(row: Row, categories: string[]): Post {
   return {
     id: Number(row['id']),
     weblogId: Number(row['weblog_id']),

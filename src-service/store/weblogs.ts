@@ -45,7 +45,8 @@ export class Weblogs {
   }
 }
 
-function toWeblog(row: Row): Weblog {
+/** A `weblogs` row (id, owner_id, title, slug) as a Weblog. */
+export function toWeblog(row: Row): Weblog {
   return {
     id: Number(row['id']),
     ownerId: Number(row['owner_id']),

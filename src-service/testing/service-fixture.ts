@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { request, type IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createWsseHeader, type WsseCredentials } from '../../src-protocol'
+import { expect } from 'vitest'
+import { createWsseHeader, parseXml, type WsseCredentials } from '../../src-protocol'
+import type { LookupOptions } from '../lookup'
 import { startService } from '../server'
 import { openStore, type NewWeblog, type Store } from '../store'
 
@@ -21,10 +23,14 @@ export interface ServiceFixture {
   dispose(): Promise<void>
 }
 
-/** Starts a service whose store holds `accounts` and their weblogs, and whatever `setUp` adds. */
+/**
+ * Starts a service whose store holds `accounts` and their weblogs, and whatever `setUp` adds. List-item lookups are
+ * offline unless a test passes its own `lookup`, aimed at 127.0.0.1: no test sends one off this machine.
+ */
 export async function startTestService(
   accounts: readonly TestAccount[] = [],
   setUp: (store: Store) => void = () => {},
+  lookup: LookupOptions = { offline: true },
 ): Promise<ServiceFixture> {
   const dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-service-'))
   const onStore = <T>(work: (store: Store) => T): T => {
@@ -42,8 +48,7 @@ export async function startTestService(
     }
     setUp(store)
   })
-  // Offline: no test sends a list-item lookup off this machine.
-  const start = (port: number) => startService({ port, dataDir, lookup: { offline: true } })
+  const start = (port: number) => startService({ port, dataDir, lookup })
   let running = await start(0)
   const { origin } = running
   return {
@@ -87,12 +92,23 @@ export function signedRequest(
   })
 }
 
+/** The response is an `<error>` document with this status, and its message matches `message`. */
+export async function expectError(response: Response, status: number, message: RegExp): Promise<void> {
+  const body = await response.text()
+  expect({ status: response.status, body }).toMatchObject({ status, body: expect.stringMatching(/<error>[^<]+<\/error>/) })
+  expect(parseXml(body).text).toMatch(message)
+}
+
 export interface Sandbox {
   atomBase: string
   jsonBase: string
   username: string
   apiPassword: string
   apiKey: string
+  /** OAuth consumer secret of apiKey, and an access token already approved for the demo user. */
+  apiSecret: string
+  authToken: string
+  authTokenSecret: string
   loginPassword: string
 }
 

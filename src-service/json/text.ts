@@ -1,0 +1,50 @@
+// Plain text and image links read out of sanitised HTML (public/sanitize.ts output: balanced tags, attributes in
+// double quotes, text escaped), for the excerpts and embeddedImageLinks of the JSON interface.
+import { decodeReferences } from '../public/sanitize'
+
+/** An excerpt of this many characters at most, cut at a word, as TypePad's excerpts were. */
+const EXCERPT_LENGTH = 200
+
+/** The text of sanitised HTML, whitespace collapsed, blocks separated by a space. */
+export function plainTextOf(html: string): string {
+  return decodeReferences(html.replace(/<[^>]*>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+/** At most EXCERPT_LENGTH characters of `text`, ending at a word with "…" when shortened. */
+export function excerptOf(text: string): string {
+  const characters = [...text]
+  if (characters.length <= EXCERPT_LENGTH) return text
+  const cut = characters.slice(0, EXCERPT_LENGTH - 1).join('')
+  const lastSpace = cut.lastIndexOf(' ')
+  return `${(lastSpace > EXCERPT_LENGTH / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`
+}
+
+export interface EmbeddedImage {
+  url: string
+  width?: number
+  height?: number
+}
+
+const IMAGE_ATTRIBUTES = { src: /\ssrc="([^"]*)"/, width: /\swidth="([^"]*)"/, height: /\sheight="([^"]*)"/ }
+
+/** The images of sanitised HTML, in document order, with the size their tags give. */
+export function embeddedImagesOf(html: string): EmbeddedImage[] {
+  const images: EmbeddedImage[] = []
+  for (const [tag] of html.matchAll(/<img\b[^>]*>/g)) {
+    const src = IMAGE_ATTRIBUTES.src.exec(tag)?.[1]
+    if (src === undefined) continue
+    const image: EmbeddedImage = { url: decodeReferences(src) }
+    const width = dimension(IMAGE_ATTRIBUTES.width.exec(tag)?.[1])
+    const height = dimension(IMAGE_ATTRIBUTES.height.exec(tag)?.[1])
+    if (width !== undefined) image.width = width
+    if (height !== undefined) image.height = height
+    images.push(image)
+  }
+  return images
+}
+
+function dimension(text: string | undefined): number | undefined {
+  return text !== undefined && /^\d{1,5}$/.test(text) ? Number(text) : undefined
+}

@@ -1,0 +1,331 @@
+// The JSON interface (spec §2, §4.1; PROTOCOL.md "JSON interface"): API keys, auth tokens, events, a user's events
+// stream and its by-group view, and the users, groups and assets those refer to. Readable without OAuth; a request
+// that carries an OAuth signature is verified first (a bad one is refused). Only `.json` is served; every answer,
+// refusals included, is JSON. With a rate limit, each client (its API key when signed, else its address) has its own.
+import { oauthVerifier } from '../auth/oauth'
+import { applicationUrls } from '../auth/oauth-urls'
+import { JsonGraph } from '../json/graph'
+import { PagingTokenError, PagingTokens } from '../json/paging'
+import { jsonDocumentReply, jsonError, jsonReply } from '../json/reply'
+import type { ApiKeyJson, AuthTokenJson, EventJson, ListJson, StreamJson } from '../json/shapes'
+import { notFoundPage } from '../public/page'
+import type { Person, Store, StreamCursor } from '../store'
+import { RateLimiter } from './rate-limit'
+import { RenderCache } from './render-cache'
+import { HttpError, type Handler, type Reply, type RequestContext } from './reply'
+import type { Router } from './router'
+import { tagDomain } from './tag-uri'
+
+/** PROTOCOL.md: max-results defaults to 50; more than 200 is clamped to 200. */
+const DEFAULT_MAX_RESULTS = 50
+const MAX_RESULTS_LIMIT = 200
+
+export interface JsonOptions {
+  /** Requests a minute each client may make; absent, there is no limit. */
+  rateLimit?: number
+}
+
+export function registerJsonRoutes(router: Router, store: Store, { rateLimit }: JsonOptions = {}): void {
+  const tokens = PagingTokens.of(store.secrets)
+  const json = jsonGuard(store, rateLimit)
+  const streams = new RenderCache(store)
+  router
+    .get('/api-keys/:file', json(apiKey(store)))
+    .get('/auth-tokens/:file', json(authToken(store)))
+    .get('/events/:file', json(event(store)))
+    .get('/assets/:file', json(asset(store)))
+    .get('/groups/:file', json(group(store)))
+    .get('/users/:file', json(user(store)))
+    .get('/users/:userId/:file', json(userEvents(store, tokens, streams)))
+    .get('/users/:userId/events/@by-group/:file', json(userEventsInGroup(store)))
+    .get('/p/:urlId', shortUrl(store))
+}
+
+/** Verifies a signed request, applies the rate limit, and turns every refusal into a JSON error. */
+function jsonGuard(store: Store, rateLimit: number | undefined): (handler: Handler) => Handler {
+  const verify = oauthVerifier(store)
+  const limiter = rateLimit === undefined ? null : new RateLimiter(rateLimit)
+  return (handler) => async (context) => {
+    const { request, origin } = context
+    try {
+      const outcome = await verify(request, origin)
+      if (limiter) {
+        const client =
+          outcome.signed && outcome.ok ? `API key ${outcome.apiKey}` : `address ${request.socket.remoteAddress ?? ''}`
+        const verdict = limiter.take(client)
+        if (!verdict.allowed) {
+          const wait = verdict.retryAfterSeconds
+          return jsonError(
+            503,
+            `Too many requests: this service answers ${rateLimit} a minute from each client. ` +
+              `Try again in ${wait} ${wait === 1 ? 'second' : 'seconds'}.`,
+            { 'Retry-After': String(wait) },
+          )
+        }
+      }
+      if (outcome.signed && !outcome.ok) {
+        const challenge = { 'WWW-Authenticate': `OAuth realm="${origin}"` }
+        return jsonError(outcome.status, outcome.message, outcome.status === 401 ? challenge : {})
+      }
+      return await handler(context)
+    } catch (error) {
+      if (error instanceof HttpError) return jsonError(error.status, error.message, error.headers)
+      console.error(`${request.method} ${request.url} failed:`, error)
+      return jsonError(500, 'The service failed to answer this request; its log says why. Please report it.')
+    }
+  }
+}
+
+function apiKey(store: Store): Handler {
+  return (context) => {
+    const key = jsonName(context)
+    const application = store.directory.applicationOfApiKey(key)
+    if (!application) {
+      throw new HttpError(404, `There is no API key "${key}" on this service. Check the key you were given.`)
+    }
+    const document: ApiKeyJson = {
+      apiKey: key,
+      owner: {
+        id: application.urlId,
+        objectType: 'Application',
+        objectTypes: [`tag:${tagDomain(context.origin)},2009:Application`],
+        name: application.name,
+        ...applicationUrls(context.origin, application.urlId),
+      },
+    }
+    return jsonReply(200, document)
+  }
+}
+
+function authToken(store: Store): Handler {
+  return (context) => {
+    const name = jsonName(context)
+    const colon = name.indexOf(':')
+    if (colon === -1) {
+      throw new HttpError(
+        404,
+        `An auth token is read at /auth-tokens/<API key>:<auth token>.json, not /auth-tokens/${name}.json.`,
+      )
+    }
+    const grant = store.oauth.accessToken(name.slice(0, colon), name.slice(colon + 1))
+    if (!grant) {
+      throw new HttpError(
+        404,
+        'There is no such auth token for this API key: it was never issued, or has been revoked. ' +
+          'Ask the person to approve your application again.',
+      )
+    }
+    const [group] = store.groups.groupsOf(grant.userId)
+    const document: AuthTokenJson = {
+      authToken: grant.authToken,
+      targetObject: group ? new JsonGraph(store, context.origin).group(group) : null,
+    }
+    return jsonReply(200, document)
+  }
+}
+
+function event(store: Store): Handler {
+  return (context) => {
+    const urlId = jsonName(context)
+    const record = store.events.find(urlId)
+    const document = record && new JsonGraph(store, context.origin).event(record)
+    if (!document) {
+      throw new HttpError(404, `There is no event ${urlId}. It may have been about something that has since been deleted.`)
+    }
+    return jsonReply(200, document)
+  }
+}
+
+function asset(store: Store): Handler {
+  return (context) => {
+    const urlId = jsonName(context)
+    const document = assetJson(store, context.origin, urlId)
+    if (!document) throw new HttpError(404, `There is no post, comment, photo or list item ${urlId}. It may have been deleted.`)
+    return jsonReply(200, document)
+  }
+}
+
+function assetJson(store: Store, origin: string, urlId: string) {
+  const named = store.directory.resolve(urlId)
+  if (!named) return null
+  const graph = new JsonGraph(store, origin)
+  switch (named.kind) {
+    case 'Post':
+    case 'Comment':
+    case 'Photo':
+    case 'ListItem':
+      return graph.asset(named.kind, named.id)
+    default:
+      return null
+  }
+}
+
+function group(store: Store): Handler {
+  return (context) => {
+    const urlId = jsonName(context)
+    const found = store.groups.findByUrlId(urlId)
+    if (!found) throw new HttpError(404, `There is no group ${urlId}. Check the address.`)
+    return jsonReply(200, new JsonGraph(store, context.origin).group(found))
+  }
+}
+
+function user(store: Store): Handler {
+  return (context) => {
+    const person = personOf(store, context, jsonName(context), (urlId) => `/users/${urlId}.json`)
+    if (!('urlId' in person)) return person
+    return jsonReply(200, new JsonGraph(store, context.origin).user(person.id)!)
+  }
+}
+
+/**
+ * GET /users/<id>/events.json: the user's stream, newest first, paged by start-token. A page is reused until the
+ * store changes (a feed is polled far more often than it changes), and for an hour at most, so the token it carries
+ * is never near the end of its life.
+ */
+function userEvents(store: Store, tokens: PagingTokens, streams: RenderCache): Handler {
+  return (context) => {
+    if (jsonName(context) !== 'events') {
+      throw new HttpError(404, `There is nothing at ${pathOf(context)}. A user's events are at /users/<id>/events.json.`)
+    }
+    const person = personOf(store, context, context.params['userId']!, (urlId) => `/users/${urlId}/events.json`)
+    if (!('urlId' in person)) return person
+    const query = queryOf(context, ['start-index'], 'This stream pages with start-token, not start-index.')
+    const limit = maxResults(query)
+    const token = single(query, 'start-token')
+    let cursor: StreamCursor | null = null
+    if (token !== null) {
+      if (token === '') throw new HttpError(400, 'start-token is empty. Leave it out to start from the newest events.')
+      try {
+        cursor = tokens.read(token, person.id)
+      } catch (error) {
+        if (error instanceof PagingTokenError) throw new HttpError(400, error.message)
+        throw error
+      }
+    }
+    const hour = Math.floor(Date.now() / 3_600_000)
+    const key = `events ${context.origin} ${person.id} ${limit} ${token ?? ''} ${hour}`
+    return jsonDocumentReply(
+      200,
+      streams.document(key, () => {
+        // One more than asked for tells whether another page follows.
+        const events = store.events.streamPage(person.id, cursor, limit + 1)
+        const page = events.slice(0, limit)
+        const last = page.at(-1)
+        const next = last ? { published: last.published, id: last.id } : cursor
+        const document: StreamJson<EventJson> = {
+          entries: new JsonGraph(store, context.origin).events(page),
+          estimatedTotalResults: null,
+          moreResultsToken: events.length > limit ? tokens.issue({ userId: person.id, cursor: next }) : null,
+          totalResults: store.events.totalBy(person.id),
+        }
+        return JSON.stringify(document)
+      }),
+    )
+  }
+}
+
+/** GET /users/<id>/events/@by-group/<groupId>.json: the user's events in one group, paged by start-index. */
+function userEventsInGroup(store: Store): Handler {
+  return (context) => {
+    const groupUrlId = jsonName(context)
+    const person = personOf(
+      store,
+      context,
+      context.params['userId']!,
+      (urlId) => `/users/${urlId}/events/@by-group/${encodeURIComponent(groupUrlId)}.json`,
+    )
+    if (!('urlId' in person)) return person
+    const found = store.groups.findByUrlId(groupUrlId)
+    if (!found) throw new HttpError(404, `There is no group ${groupUrlId}. Check the address.`)
+    const query = queryOf(context, ['start-token'], 'This list pages with start-index (counting from 1), not start-token.')
+    const limit = maxResults(query)
+    const startIndex = count(query, 'start-index', 1)
+    if (startIndex < 1) throw new HttpError(400, 'start-index counts from 1: the first event is start-index=1.')
+    const document: ListJson<EventJson> = {
+      totalResults: store.events.countInGroup(person.id, found.id),
+      entries: new JsonGraph(store, context.origin).events(
+        store.events.inGroupPage(person.id, found.id, startIndex - 1, limit),
+      ),
+    }
+    return jsonReply(200, document)
+  }
+}
+
+/** GET /p/<urlId>: an asset's short URL, for people; it leads to the asset's permalink. */
+function shortUrl(store: Store): Handler {
+  return ({ origin, params }) => {
+    const document = assetJson(store, origin, params['urlId'] ?? '')
+    if (!document) return notFoundPage('There is nothing at this short address. What it pointed to may have been deleted.')
+    return { status: 302, headers: { Location: document.permalinkUrl } }
+  }
+}
+
+/**
+ * The user a `/users/<id>/…` address names. A url id is the canonical name; a username answers 302 to the
+ * address `canonical` makes of the url id, with the query kept.
+ */
+function personOf(
+  store: Store,
+  context: RequestContext,
+  id: string,
+  canonical: (urlId: string) => string,
+): Person | Reply {
+  const byUrlId = store.profiles.findByUrlId(id)
+  if (byUrlId) return byUrlId
+  const byUsername = store.profiles.findByUsername(id)
+  if (!byUsername) {
+    throw new HttpError(404, `There is no user "${id}" on this service. Use a user's urlId or username.`)
+  }
+  const { search } = new URL(context.request.url ?? '/', context.origin)
+  return { status: 302, headers: { Location: `${context.origin}${canonical(byUsername.urlId)}${search}` } }
+}
+
+/** The name in the address's last segment, which must end in `.json`: the only format served. */
+function jsonName(context: RequestContext): string {
+  const file = context.params['file'] ?? ''
+  const dot = file.lastIndexOf('.')
+  const name = dot === -1 ? file : file.slice(0, dot)
+  const format = dot === -1 ? null : file.slice(dot + 1)
+  if (format !== 'json') {
+    const path = pathOf(context)
+    const asJson = `${path.slice(0, path.length - encodeURIComponent(file).length)}${encodeURIComponent(name)}.json`
+    throw new HttpError(
+      404,
+      `${format === null ? `${path} has no format suffix` : `There is no ${format} format`}: this interface answers in ` +
+        `JSON only. Ask for ${asJson}.`,
+    )
+  }
+  return name
+}
+
+function pathOf(context: RequestContext): string {
+  return (context.request.url ?? '/').split('?', 1)[0]!
+}
+
+/** The query; a parameter of `refused` names the other kind of paging, and is refused with `why`. */
+function queryOf(context: RequestContext, refused: string[], why: string): URLSearchParams {
+  const query = new URL(context.request.url ?? '/', context.origin).searchParams
+  for (const name of refused) if (query.has(name)) throw new HttpError(400, `${why} Leave ${name} out.`)
+  return query
+}
+
+function single(query: URLSearchParams, name: string): string | null {
+  const values = query.getAll(name)
+  if (values.length > 1) throw new HttpError(400, `${name} is given ${values.length} times; give it once.`)
+  return values[0] ?? null
+}
+
+/** Counts past any stream's length mean the same as that length; they stop here, where SQL still takes them. */
+const LARGEST_COUNT = 1_000_000_000
+
+function count(query: URLSearchParams, name: string, fallback: number): number {
+  const text = single(query, name)
+  if (text === null) return fallback
+  if (!/^\d+$/.test(text)) throw new HttpError(400, `${name} must be a whole number, not "${text}".`)
+  return Math.min(Number(text), LARGEST_COUNT)
+}
+
+/** max-results: 50 when absent, at most 200 (larger is clamped), 0 for the totals alone. */
+function maxResults(query: URLSearchParams): number {
+  return Math.min(count(query, 'max-results', DEFAULT_MAX_RESULTS), MAX_RESULTS_LIMIT)
+}
