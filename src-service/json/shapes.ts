@@ -1,5 +1,6 @@
 // The JSON documents the service sends (spec §2, PROTOCOL.md "JSON interface"). Field order follows the spec's
 // tables. Where the spec shows `null` the type says so; every other field is always present.
+import type { ApplicationUrls } from '../auth/oauth-urls'
 
 /** What every object carries: `id` is `tag:<domain>,2009:<urlId>`, `objectTypes` the one `tag:<domain>,2009:<Type>`. */
 export interface Identified {
@@ -149,18 +150,12 @@ export interface ListJson<T> {
   entries: T[]
 }
 
-export interface ApplicationJson {
+/** Spec §2.2: the application's identity, and the URLs of its OAuth steps (auth/oauth-urls.ts). */
+export interface ApplicationJson extends ApplicationUrls {
   id: string
   objectType: 'Application'
   objectTypes: string[]
   name: string
-  oauthRequestTokenUrl: string
-  oauthAuthorizationUrl: string
-  oauthAccessTokenUrl: string
-  oauthIdentificationUrl: string
-  sessionSyncScriptUrl: string
-  signoutUrl: string
-  userFlyoutsScriptUrl: string
 }
 
 export interface ApiKeyJson {

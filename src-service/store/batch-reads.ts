@@ -1,8 +1,8 @@
 // Posts and weblogs read many at a time, for the JSON interface: a page of events names dozens of them, and one
 // query for all costs far less than one each.
-import type { Connection, Row } from './connection'
-import type { ContentKind, Post } from './posts'
-import type { Weblog } from './weblogs'
+import type { Connection } from './connection'
+import { toPost, type Post } from './posts'
+import { toWeblog, type Weblog } from './weblogs'
 
 export class BatchReads {
   readonly #db: Connection
@@ -34,27 +34,6 @@ export class BatchReads {
       'SELECT id, owner_id, title, slug FROM weblogs WHERE id IN (SELECT value FROM json_each(:ids))',
       { ':ids': JSON.stringify(ids) },
     )
-    return new Map(
-      rows.map((row) => [
-        Number(row['id']),
-        { id: Number(row['id']), ownerId: Number(row['owner_id']), title: String(row['title']), slug: String(row['slug']) },
-      ]),
-    )
-  }
-}
-
-function toPost(row: Row, categories: string[]): Post {
-  return {
-    id: Number(row['id']),
-    weblogId: Number(row['weblog_id']),
-    authorId: Number(row['author_id']),
-    title: String(row['title']),
-    content: String(row['content']),
-    contentKind: String(row['content_kind']) as ContentKind,
-    summary: row['summary'] === null ? null : String(row['summary']),
-    issued: String(row['issued']),
-    modified: String(row['modified']),
-    created: String(row['created']),
-    categories,
+    return new Map(rows.map((row) => [Number(row['id']), toWeblog(row)]))
   }
 }
