@@ -19,3 +19,21 @@ export { readCategories, writeCategories } from './categories'
 export { isWellFormedMarkup } from './markup'
 export { formatW3cDate, parseW3cDate } from './dates'
 export { createWsseHeader, WSSE_CHALLENGE, WsseVerifier, type WsseCredentials, type WsseOutcome } from './wsse'
+export {
+  baseStringUri,
+  createOAuthHeader,
+  formatAuthorizationHeader,
+  OAUTH_SIGNATURE_METHODS,
+  oauthSignature,
+  OAuthProblem,
+  parseAuthorizationHeader,
+  parseFormEncoded,
+  percentEncode,
+  sameInConstantTime,
+  signatureBaseString,
+  type OAuthClientCredentials,
+  type OAuthParameter,
+  type OAuthSignatureMethod,
+  type RequestToSign,
+  type SigningOptions,
+} from './oauth'

@@ -6,24 +6,24 @@
 // is reachable at a loopback address, where nobody else sees the traffic; beyond that, clients must use HMAC-SHA1.
 import { createHmac } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
-import { readBody } from '../routes/body'
-import { HttpError } from '../routes/reply'
-import type { RequestToken, Store } from '../store'
 import {
   baseStringUri,
+  OAUTH_SIGNATURE_METHODS,
+  oauthSignature,
   OAuthProblem,
   parseAuthorizationHeader,
   parseFormEncoded,
   sameInConstantTime,
-  signature,
   signatureBaseString,
-  SIGNATURE_METHODS,
-  type Parameter,
-  type SignatureMethod,
-} from './oauth-signature'
+  type OAuthParameter,
+  type OAuthSignatureMethod,
+} from '../../src-protocol'
+import { readBody } from '../routes/body'
+import { HttpError } from '../routes/reply'
+import type { RequestToken, Store } from '../store'
 import { OAUTH_PATHS } from './oauth-urls'
 
-export { OAuthProblem } from './oauth-signature'
+export { OAuthProblem } from '../../src-protocol'
 
 /** How far oauth_timestamp may be from the service's clock, either way; also how long a nonce is remembered. */
 export const TIMESTAMP_WINDOW_SECONDS = 5 * 60
@@ -147,7 +147,7 @@ export function verifySignedRequest(
   const { credentials, tokenSecret } = tokenOf(store, apiKey, protocol.get('oauth_token') ?? '', requirement, origin)
 
   const baseString = signatureBaseString(request.method, baseStringUri(origin, pathOf(request.target)), parameters)
-  if (!sameInConstantTime(signature(method, baseString, consumerSecret, tokenSecret), protocol.get('oauth_signature')!)) {
+  if (!sameInConstantTime(oauthSignature(method, baseString, consumerSecret, tokenSecret), protocol.get('oauth_signature')!)) {
     throw new OAuthProblem(
       401,
       method === 'PLAINTEXT'
@@ -269,10 +269,10 @@ function unknownAccessTokenMessage(store: Store, apiKey: string, token: string, 
   )
 }
 
-function signatureMethod(name: string, origin: string): SignatureMethod {
-  const method = SIGNATURE_METHODS.find((known) => known === name)
+function signatureMethod(name: string, origin: string): OAuthSignatureMethod {
+  const method = OAUTH_SIGNATURE_METHODS.find((known) => known === name)
   if (!method) {
-    throw new OAuthProblem(400, `The signature method "${name}" is not supported. Sign with ${SIGNATURE_METHODS.join(' or ')}.`)
+    throw new OAuthProblem(400, `The signature method "${name}" is not supported. Sign with ${OAUTH_SIGNATURE_METHODS.join(' or ')}.`)
   }
   if (method === 'PLAINTEXT' && !isLoopback(origin)) {
     throw new OAuthProblem(
@@ -301,13 +301,13 @@ function clockSkewMessage(skewSeconds: number): string {
 }
 
 /** Query, Authorization header (without realm) and form body: every parameter the signature covers (§3.4.1.3.1). */
-function allParameters({ target, authorization, formBody }: SignedRequest): Parameter[] {
+function allParameters({ target, authorization, formBody }: SignedRequest): OAuthParameter[] {
   const header = (parseAuthorizationHeader(authorization) ?? []).filter(([name]) => name !== 'realm')
   return [...parseFormEncoded(queryOf(target), 'query string'), ...header, ...parseFormEncoded(formBody, 'form body')]
 }
 
 /** The oauth_* parameters; each may be sent once, wherever it is sent (§3.1). */
-function protocolParameters(parameters: readonly Parameter[]): Map<string, string> {
+function protocolParameters(parameters: readonly OAuthParameter[]): Map<string, string> {
   const protocol = new Map<string, string>()
   for (const [name, value] of parameters) {
     if (!name.startsWith('oauth_')) continue

@@ -3,6 +3,7 @@
 // TypePad offered applications. Signed endpoints answer errors as JSON {"error": {"status", "message"}}; the pages a
 // person sees answer as pages.
 import type { IncomingMessage } from 'node:http'
+import { parseFormEncoded } from '../../src-protocol'
 import {
   carriesOAuth,
   checkCallback,
@@ -19,7 +20,6 @@ import {
   type TokenRequirement,
   type VerifiedRequest,
 } from '../auth/oauth'
-import { parseFormEncoded } from '../auth/oauth-signature'
 import { OAUTH_PATHS } from '../auth/oauth-urls'
 import { JsonGraph } from '../json/graph'
 import { jsonError, jsonReply } from '../json/reply'
