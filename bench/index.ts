@@ -1,16 +1,24 @@
 // `npm run bench`: every benchmark, one table. Ratios compare with a reference measured in the same run, because
 // absolute times drift on shared machines.
 import { runCodecBench } from './codec'
+import { runEnqueueBench } from './enqueue'
 import { runEventsBench } from './events'
+import { runExifPreviewBench } from './exif-preview'
+import { runFlushBench } from './flush'
 import { runPhotoBench } from './photo'
 import { runServiceBench } from './service'
 import { printTable, type BenchRow } from './table'
+import { runUploadBench } from './upload'
 
 const suites: [string, () => Promise<BenchRow[]>][] = [
   ['Atom codec', runCodecBench],
   ['Service on loopback', runServiceBench],
   ['20 MB photo POST', runPhotoBench],
   ['JSON events stream', runEventsBench],
+  ['50 MB photo upload by the Atom client', runUploadBench],
+  ['Enqueue: one outbox insert', runEnqueueBench],
+  ['EXIF preview of a 100-photo drop', runExifPreviewBench],
+  ['Flush 1,000 queued posts', runFlushBench],
 ]
 
 const only = process.argv.slice(2)

@@ -4,9 +4,70 @@ import { join } from 'node:path'
 import type { Event, Events, Handlers } from '../../src-preload/contract'
 import { Accounts, type Vault } from './accounts'
 import type { Fetch } from './atom'
+import { FeedPoller } from './feed'
 import { LocalStore } from './store'
+import { accountsForSync, SyncEngine } from './sync'
 
-export { FileVault, type SecretCipher, type Vault } from './accounts'
+export {
+  Accounts,
+  FileVault,
+  SIGN_IN_TIMEOUT_MS,
+  type JsonConsumer,
+  type JsonCredentials,
+  type JsonSide,
+  type SecretCipher,
+  type Vault,
+} from './accounts'
+export { FeedPoller, type FeedPollerOptions, type Friend, type FriendFeed, type FriendUpdate } from './feed'
+export {
+  JsonClient,
+  type ImageLink,
+  type JsonApiKey,
+  type JsonAuthToken,
+  type JsonEvent,
+  type JsonEventObject,
+  type JsonGroup,
+  type JsonUser,
+  type List,
+  type Stream,
+} from './json'
+export { AtomClient, RequestFailure, type FailureKind, type FeedPage, type PostToSend, type RemotePost } from './atom'
+export { MAX_MEDIA_BYTES, readPhotoPreview, type ImageType, type PhotoPreview } from './media'
+export {
+  Caches,
+  DataInUseError,
+  Drafts,
+  LocalStore,
+  MediaCopies,
+  type Cached,
+  type Draft,
+  type DraftChanges,
+  type DraftConflict,
+  type DraftRemote,
+  type DraftState,
+  type MediaCopy,
+  type NewDraft,
+  type Revision,
+} from './store'
+
+export {
+  LOCAL_MEDIA_SCHEME,
+  SyncEngine,
+  accountsForSync,
+  contentHash,
+  localMediaReference,
+  type AccountsForSync,
+  type NewListItem,
+  type NewPhoto,
+  type NewUpload,
+  type Operation,
+  type OperationKind,
+  type OperationState,
+  type OutboxCounts,
+  type PausedAccount,
+  type SyncChange,
+  type SyncProgress,
+} from './sync'
 
 export interface CoreOptions {
   /** Where the local store lives (the app's userData in Electron, a temp dir in tests). */
@@ -21,6 +82,12 @@ export type CoreEventListener = <E extends Event>(event: E, payload: Events[E]) 
 export interface Core {
   handlers: Handlers
   onEvent(listener: CoreEventListener): () => void
+  /** The outbox: publishing, deleting, photos, uploads and list items, sent when the servers can be reached. */
+  sync: SyncEngine
+  /** Accounts, with their JSON side: attachJson, beginOAuthSignIn, jsonClient. */
+  accounts: Accounts
+  /** Friends' activity, polled and cached for reading offline; announces 'friend-updated'. */
+  feed: FeedPoller
   close(): Promise<void>
 }
 
@@ -31,12 +98,17 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const emit: CoreEventListener = (event, payload) => {
     for (const listener of listeners) listener(event, payload)
   }
+  const fetch = options.fetch ?? globalThis.fetch
   const accounts = new Accounts({
     store,
     vault: options.vault,
-    fetch: options.fetch ?? globalThis.fetch,
+    fetch,
     onChanged: (list) => emit('accounts:changed', list),
   })
+  const sync = new SyncEngine({ store, accounts: accountsForSync(accounts, fetch) })
+  sync.start()
+  const feed = new FeedPoller({ store, clientOf: (accountId) => accounts.jsonClient(accountId) })
+  feed.start()
 
   const handlers: Handlers = {
     'accounts:list': async () => accounts.list(),
@@ -50,8 +122,13 @@ export async function openCore(options: CoreOptions): Promise<Core> {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
+    sync,
+    accounts,
+    feed,
     async close() {
       listeners.clear()
+      await feed.stop()
+      await sync.stop()
       store.close()
     },
   }

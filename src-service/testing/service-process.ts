@@ -41,13 +41,23 @@ export async function spawnListening(args: readonly string[]): Promise<Listening
   }
 }
 
+export interface ServiceProcessOptions {
+  /** --simulate: the demo friends act every this many seconds. */
+  simulateSeconds?: number
+}
+
 /**
  * Starts the service on `port` (0: any free port); a data dir from an earlier run keeps its accounts and posts.
  * Offline: a test never sends a list-item lookup off this machine.
  */
-export async function startServiceProcess(dataDir: string, port = 0): Promise<ServiceProcess> {
+export async function startServiceProcess(dataDir: string, port = 0, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
   await mkdir(dataDir, { recursive: true })
-  const started = await spawnListening(['src-service/server.ts', '--port', String(port), '--data-dir', dataDir, '--demo', '--offline'])
+  const simulate = options.simulateSeconds === undefined ? [] : ['--simulate', String(options.simulateSeconds)]
+  const started = await spawnListening([
+    'src-service/server.ts',
+    ...['--port', String(port), '--data-dir', dataDir, '--demo', '--offline'],
+    ...simulate,
+  ])
   return { ...started, port: Number(new URL(started.url).port), dataDir, sandbox: readSandboxFile(dataDir) }
 }
 

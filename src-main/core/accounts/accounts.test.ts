@@ -1,5 +1,5 @@
 // Accounts against the real service over HTTP: adding verifies with the server, and only a verified account is kept.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ivy, melody, startTestService, type ServiceFixture } from '../../../src-service/testing/service-fixture'
@@ -41,10 +41,11 @@ describe('accounts', () => {
     expect(await restarted.handlers['weblogs:list']({ accountId: account.id })).toEqual(weblogs)
   })
 
-  it('keeps the API password out of the database file', async () => {
+  it('keeps the API password out of the database and its write-ahead log', async () => {
     await addMelody()
-    expect(readFileSync(join(fixture.dataDir, 'blogdesk.sqlite')).includes(melody.password)).toBe(false)
-    expect(readFileSync(join(fixture.dataDir, 'secrets.bin')).includes(melody.password)).toBe(false)
+    const written = ['blogdesk.sqlite', 'blogdesk.sqlite-wal', 'secrets.bin'].filter((name) => existsSync(join(fixture.dataDir, name)))
+    expect(written).toContain('blogdesk.sqlite-wal')
+    for (const name of written) expect(readFileSync(join(fixture.dataDir, name)).includes(melody.password), name).toBe(false)
   })
 
   it('refuses a wrong API password in words, and keeps nothing', async () => {

@@ -1,2 +1,3 @@
 export { Accounts } from './accounts'
+export { SIGN_IN_TIMEOUT_MS, type JsonConsumer, type JsonCredentials, type JsonSide } from './json-side'
 export { FileVault, type SecretCipher, type Vault } from './vault'

@@ -1,6 +1,7 @@
 // Finding a person's weblogs from the root listing: follow the links the server announces, never build URLs.
 import { readLinkFeed, XmlError, type AtomLink, type WsseCredentials } from '../../../src-protocol'
 import { BlogdeskError, type Weblog } from '../../../src-preload/contract'
+import { unusableAnswer } from './failure'
 import { atomRequest, type Fetch } from './http'
 
 /**
@@ -47,51 +48,56 @@ export async function discoverWeblogRoot(fetch: Fetch, atomBase: string, credent
 }
 
 export async function listWeblogs(fetch: Fetch, weblogRoot: string, credentials: WsseCredentials): Promise<Weblog[]> {
-  const response = await atomRequest(fetch, { url: weblogRoot, credentials })
-  let links: AtomLink[]
-  try {
-    links = readLinkFeed(response.body, weblogRoot)
-  } catch (error) {
-    if (!(error instanceof XmlError)) throw error
-    throw new BlogdeskError('rejected', `${weblogRoot} answered, but not with an Atom weblog listing (${error.message}).`, { cause: error })
-  }
+  const links = await readRootListing(fetch, weblogRoot, credentials, 'an Atom weblog listing')
   return weblogsFromLinks(links)
 }
 
-/**
- * A root listing is a flat run of links; the links of one weblog share its title. Each `service.post` link opens a
- * weblog, and the other links join the latest weblog of the same title. A weblog we cannot post to is left out.
- */
+/** The links of a root listing (weblogs, photo albums or lists); `what` names it in the refusal of anything else. */
+export async function readRootListing(fetch: Fetch, rootUri: string, credentials: WsseCredentials, what: string, timeoutMs?: number): Promise<AtomLink[]> {
+  const response = await atomRequest(fetch, { url: rootUri, credentials, timeoutMs })
+  try {
+    return readLinkFeed(response.body, response.url)
+  } catch (error) {
+    if (!(error instanceof XmlError)) throw error
+    throw unusableAnswer(response, what, error.message)
+  }
+}
+
 export function weblogsFromLinks(links: readonly AtomLink[]): Weblog[] {
-  const weblogs: Weblog[] = []
-  const latestByTitle = new Map<string, Weblog>()
-  const weblogFor = (title: string, opening: boolean): Weblog => {
-    const latest = latestByTitle.get(title)
-    if (latest && !(opening && latest.postUri)) return latest
-    const weblog: Weblog = { title, postUri: '', feedUri: null, uploadUri: null, categoriesUri: null, homeUrl: null }
-    weblogs.push(weblog)
-    latestByTitle.set(title, weblog)
-    return weblog
-  }
+  return collectionsFromLinks(links, 'Untitled weblog').map(({ title, hrefs }) => ({
+    title,
+    postUri: hrefs.get('service.post')!,
+    feedUri: hrefs.get('service.feed') ?? null,
+    uploadUri: hrefs.get('service.upload') ?? null,
+    categoriesUri: hrefs.get('service.categories') ?? null,
+    homeUrl: hrefs.get('alternate') ?? null,
+  }))
+}
+
+export interface LinkedCollection {
+  title: string
+  /** The href of each rel the collection's links carry; always has `service.post`. */
+  hrefs: Map<string, string>
+}
+
+/**
+ * A root listing is a flat run of links; the links of one collection share its title. Each `service.post` link
+ * opens a collection, and the other links join the latest collection of the same title. A collection we cannot
+ * post to is left out.
+ */
+export function collectionsFromLinks(links: readonly AtomLink[], untitled: string): LinkedCollection[] {
+  const collections: LinkedCollection[] = []
+  const latestByTitle = new Map<string, LinkedCollection>()
   for (const link of links) {
-    const title = link.title?.trim() || 'Untitled weblog'
-    switch (link.rel) {
-      case 'service.post':
-        weblogFor(title, true).postUri = link.href
-        break
-      case 'service.feed':
-        weblogFor(title, false).feedUri = link.href
-        break
-      case 'service.upload':
-        weblogFor(title, false).uploadUri = link.href
-        break
-      case 'service.categories':
-        weblogFor(title, false).categoriesUri = link.href
-        break
-      case 'alternate':
-        weblogFor(title, false).homeUrl = link.href
-        break
+    const title = link.title?.trim() || untitled
+    const opening = link.rel === 'service.post'
+    let collection = latestByTitle.get(title)
+    if (!collection || (opening && collection.hrefs.has('service.post'))) {
+      collection = { title, hrefs: new Map() }
+      collections.push(collection)
+      latestByTitle.set(title, collection)
     }
+    collection.hrefs.set(link.rel, link.href)
   }
-  return weblogs.filter((weblog) => weblog.postUri !== '')
+  return collections.filter((collection) => collection.hrefs.has('service.post'))
 }

@@ -5,6 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { LocalStore } from './database'
 import { migrations, type Migration } from './migrations'
 
+const insertAccount = (store: LocalStore, id: string) =>
+  store.run(
+    "INSERT INTO accounts (id, atom_base, weblog_root, username, created_at) VALUES (:id, 'http://x', 'http://x/t/atom/weblog', :id, '2026-01-01')",
+    { id },
+  )
+
 describe('LocalStore', () => {
   let dir: string
   let file: string
@@ -17,14 +23,21 @@ describe('LocalStore', () => {
   it('creates every table of the newest schema in a fresh file, and reopens it with the data kept', () => {
     const store = LocalStore.open(file)
     expect(store.schemaVersion).toBe(migrations.at(-1)!.version)
-    store.run(
-      "INSERT INTO accounts (id, atom_base, weblog_root, username, created_at) VALUES ('a', 'http://x', 'http://x/t/atom/weblog', 'melody', '2026-01-01')",
-    )
+    insertAccount(store, 'melody')
     store.close()
 
     const reopened = LocalStore.open(file)
     expect(reopened.all('SELECT username FROM accounts')).toEqual([{ username: 'melody' }])
     reopened.close()
+  })
+
+  it('keeps its writes in a write-ahead log, holding the file for itself (the mode it was asked for, not a fallback)', () => {
+    const store = LocalStore.open(file)
+    expect(store.get('PRAGMA journal_mode')).toEqual({ journal_mode: 'wal' })
+    expect(store.get('PRAGMA locking_mode')).toEqual({ locking_mode: 'exclusive' })
+    expect(store.get('PRAGMA synchronous')).toEqual({ synchronous: 1 })
+    expect(store.get('PRAGMA foreign_keys')).toEqual({ foreign_keys: 1 })
+    store.close()
   })
 
   it('leaves the schema untouched when a migration fails', () => {
@@ -33,7 +46,7 @@ describe('LocalStore', () => {
       ...migrations,
       { version: 1000, name: 'half done', sql: 'CREATE TABLE half (x); INSERT INTO no_such_table VALUES (1);' },
     ]
-    expect(() => LocalStore.open(file, broken)).toThrow(/no_such_table/)
+    expect(() => LocalStore.open(file, broken)).toThrow(/Migration 1000 \(half done\) failed and was rolled back: .*no_such_table/)
 
     const store = LocalStore.open(file)
     expect(store.schemaVersion).toBe(migrations.at(-1)!.version)
@@ -46,17 +59,131 @@ describe('LocalStore', () => {
     expect(() => LocalStore.open(file)).toThrow(/newer Blogdesk/)
   })
 
+  it('refuses migrations listed out of order', () => {
+    const shuffled = [migrations[0]!, { version: 0.5, name: 'misplaced', sql: 'SELECT 1' }]
+    expect(() => LocalStore.open(file, shuffled)).toThrow(/Migration 0.5 \(misplaced\) is listed after 1; keep them in order/)
+  })
+
   it('rolls back all of a transaction that throws', () => {
     const store = LocalStore.open(file)
     expect(() =>
       store.transaction(() => {
-        store.run(
-          "INSERT INTO accounts (id, atom_base, weblog_root, username, created_at) VALUES ('a', 'http://x', 'http://x/w', 'm', 'now')",
-        )
+        insertAccount(store, 'a')
         throw new Error('power cut')
       }),
     ).toThrow('power cut')
     expect(store.all('SELECT * FROM accounts')).toEqual([])
     store.close()
   })
+
+  it('nests transactions: an inner one that throws undoes only its own writes', () => {
+    const store = LocalStore.open(file)
+    store.transaction(() => {
+      insertAccount(store, 'outer')
+      expect(() =>
+        store.transaction(() => {
+          insertAccount(store, 'inner')
+          throw new Error('inner failed')
+        }),
+      ).toThrow('inner failed')
+      store.transaction(() => insertAccount(store, 'second inner'))
+    })
+    expect(store.all('SELECT id FROM accounts ORDER BY id')).toEqual([{ id: 'outer' }, { id: 'second inner' }])
+    store.close()
+  })
+
+  it('refuses asynchronous work in a transaction, undoing what it wrote before it first waited', () => {
+    const store = LocalStore.open(file)
+    const work = async () => insertAccount(store, 'too late')
+    expect(() => store.transaction(work)).toThrow(/must do its work synchronously/)
+    expect(store.all('SELECT id FROM accounts')).toEqual([])
+    store.close()
+  })
+
+  it('keeps serving a statement after a run of it failed a constraint', () => {
+    const store = LocalStore.open(file)
+    insertAccount(store, 'taken')
+    expect(() => insertAccount(store, 'taken')).toThrow(/UNIQUE constraint failed/)
+    insertAccount(store, 'free')
+    expect(store.all('SELECT id FROM accounts ORDER BY id')).toEqual([{ id: 'free' }, { id: 'taken' }])
+    expect(insertAccount(store, 'third')).toEqual({ changes: 1, lastInsertRowid: 3 })
+    store.close()
+  })
+
+  it('flushes what was committed to the disk on request, off the event loop, sharing flushes among callers', async () => {
+    const store = LocalStore.open(file)
+    insertAccount(store, 'a')
+    const first = store.syncToDisk()
+    insertAccount(store, 'b')
+    const second = store.syncToDisk()
+    const third = store.syncToDisk()
+    expect(third).toBe(second)
+    await Promise.all([first, second, third])
+    store.close()
+    await expect(store.syncToDisk()).rejects.toThrow('The local store is closed.')
+  })
 })
+
+describe('migrations', () => {
+  let dir: string
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'blogdesk-migrations-'))
+  })
+  afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+  // Rows a person would have at each version; each must still be there after every later migration.
+  const seeds: Record<number, { sql: string; check: string }> = {
+    1: {
+      sql: "INSERT INTO accounts (id, atom_base, weblog_root, username, created_at) VALUES ('acc', 'http://x', 'http://x/t/atom/weblog', 'melody', '2026-01-01')",
+      check: "SELECT COUNT(*) AS n FROM accounts WHERE username = 'melody'",
+    },
+    2: {
+      sql: `INSERT INTO drafts (id, account_id, weblog_post_uri, title, content, categories, state, created_at, updated_at)
+              VALUES ('d1', 'acc', 'http://x/t/atom/weblog/blog_id=1', 'Tram 28', '<p>up the hill</p>', '["Lisbon"]', 'draft', '2026-01-01', '2026-01-01');
+            INSERT INTO draft_revisions (draft_id, title, content, categories, started_at, saved_at)
+              VALUES ('d1', 'Tram 28', '<p>up the hill</p>', '["Lisbon"]', '2026-01-01', '2026-01-01');
+            INSERT INTO caches (account_id, kind, key, value, fetched_at) VALUES ('acc', 'categories', 'http://x/w/1', '["Lisbon"]', '2026-01-01');`,
+      check: `SELECT (SELECT COUNT(*) FROM drafts) + (SELECT COUNT(*) FROM draft_revisions) + (SELECT COUNT(*) FROM caches) - 2 AS n`,
+    },
+    5: {
+      sql: `INSERT INTO media_copies (hash, type, extension, size, added_at) VALUES ('ab12', 'image/jpeg', 'jpg', 10, '2026-01-01');
+            INSERT INTO uploaded_media (weblog_post_uri, hash, url, uploaded_at) VALUES ('http://x/w/1', 'ab12', 'http://x/u/a.jpg', '2026-01-01');`,
+      check: 'SELECT (SELECT COUNT(*) FROM media_copies) + (SELECT COUNT(*) FROM uploaded_media) - 1 AS n',
+    },
+  }
+
+  it('bring a fresh file to the newest version', () => {
+    const store = LocalStore.open(join(dir, 'fresh.sqlite'))
+    expect(store.schemaVersion).toBe(migrations.at(-1)!.version)
+    expect(store.get('PRAGMA integrity_check')).toEqual({ integrity_check: 'ok' })
+    expect(store.all('PRAGMA foreign_key_check')).toEqual([])
+    store.close()
+  })
+
+  it.each(migrations.slice(1).map((migration, index) => [migration.version, migration.name, index + 1] as const))(
+    'apply %i (%s) to a file at the version before it, keeping its data',
+    (version, _name, index) => {
+      const file = join(dir, `at-${version}.sqlite`)
+      const before = LocalStore.open(file, migrations.slice(0, index))
+      for (const migration of migrations.slice(0, index)) {
+        const seed = seeds[migration.version]
+        if (seed) before.transaction(() => runScript(before, seed.sql))
+      }
+      before.close()
+
+      const after = LocalStore.open(file, migrations.slice(0, index + 1))
+      expect(after.schemaVersion).toBe(version)
+      for (const migration of migrations.slice(0, index)) {
+        const seed = seeds[migration.version]
+        if (seed) expect(after.get(seed.check), `data of version ${migration.version}`).toEqual({ n: 1 })
+      }
+      expect(after.get('PRAGMA integrity_check')).toEqual({ integrity_check: 'ok' })
+      expect(after.all('PRAGMA foreign_key_check')).toEqual([])
+      after.close()
+    },
+  )
+})
+
+function runScript(store: LocalStore, sql: string): void {
+  for (const statement of sql.split(';').map((part) => part.trim()).filter(Boolean)) store.run(statement)
+}

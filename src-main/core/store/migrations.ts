@@ -20,4 +20,146 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'drafts, revisions and caches',
+    sql: `
+      CREATE TABLE drafts (
+        id                       TEXT PRIMARY KEY,
+        account_id               TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        weblog_post_uri          TEXT NOT NULL,
+        title                    TEXT NOT NULL,
+        content                  TEXT NOT NULL,
+        categories               TEXT NOT NULL, -- JSON array of category names
+        state                    TEXT NOT NULL CHECK (state IN ('draft', 'queued', 'sending', 'published',
+                                   'needs-attention', 'conflict', 'deleting', 'deleted')),
+        remote_edit_uri          TEXT,
+        remote_id                TEXT,
+        remote_permalink         TEXT,
+        remote_base_modified     TEXT,
+        remote_base_content_hash TEXT,
+        conflict_server          TEXT,          -- JSON: the server's copy, kept beside ours until the person decides
+        conflict_detected_at     TEXT,
+        last_error               TEXT,
+        created_at               TEXT NOT NULL,
+        updated_at               TEXT NOT NULL
+      );
+      CREATE INDEX drafts_by_weblog ON drafts (account_id, weblog_post_uri, updated_at);
+
+      CREATE TABLE draft_revisions (
+        id            INTEGER PRIMARY KEY,
+        draft_id      TEXT NOT NULL REFERENCES drafts (id) ON DELETE CASCADE,
+        title         TEXT NOT NULL,
+        content       TEXT NOT NULL,
+        categories    TEXT NOT NULL,
+        started_at    TEXT NOT NULL,
+        saved_at      TEXT NOT NULL,
+        restored_from INTEGER
+      );
+      CREATE INDEX draft_revisions_by_draft ON draft_revisions (draft_id, id);
+
+      -- What the servers last said, for showing at once and offline. Each entry is replaced whole.
+      CREATE TABLE caches (
+        account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        kind       TEXT NOT NULL,
+        key        TEXT NOT NULL, -- '' for what an account has one of; else the weblog's PostURI or the feed's URI
+        value      TEXT NOT NULL, -- JSON
+        fetched_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, kind, key)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 3,
+    name: 'outbox',
+    sql: `
+      -- Every change waiting to reach a server, written in the same transaction as the change it carries (a draft
+      -- marked queued), so nothing queued is lost to a crash. Within a queue, operations go out in id order.
+      CREATE TABLE outbox (
+        id              INTEGER PRIMARY KEY,
+        account_id      TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        queue_key       TEXT NOT NULL, -- the collection it goes to: a weblog's, album's or list's PostURI
+        kind            TEXT NOT NULL CHECK (kind IN ('post.create', 'post.update', 'post.delete', 'upload', 'photo',
+                          'list-item')),
+        draft_id        TEXT REFERENCES drafts (id), -- a draft with changes on their way cannot be deleted
+        payload         TEXT NOT NULL,        -- JSON: what to send, as it was when queued
+        idempotency_key TEXT NOT NULL UNIQUE, -- the Idempotency-Key of every attempt, across restarts
+        state           TEXT NOT NULL CHECK (state IN ('queued', 'sending', 'done', 'needs-attention', 'conflict')),
+        uncertain       INTEGER NOT NULL DEFAULT 0, -- 1 when an earlier attempt may have reached the server
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL DEFAULT 0, -- milliseconds since the epoch
+        last_error      TEXT,
+        result          TEXT,                 -- JSON: what the server answered, once done
+        enqueued_at     TEXT NOT NULL,
+        updated_at      TEXT NOT NULL
+      );
+      CREATE INDEX outbox_open ON outbox (queue_key, id) WHERE state != 'done';
+      CREATE INDEX outbox_by_draft ON outbox (draft_id, id) WHERE draft_id IS NOT NULL;
+    `,
+  },
+  {
+    version: 4,
+    name: 'social cache',
+    sql: `
+      -- An account's optional side on the JSON interface: where it is, the API key (the OAuth consumer key, not a
+      -- secret) and whom the access token acts for. The consumer secret, access token and its secret are in the vault.
+      ALTER TABLE accounts ADD COLUMN json_base TEXT;
+      ALTER TABLE accounts ADD COLUMN api_key TEXT;
+      ALTER TABLE accounts ADD COLUMN json_user_url_id TEXT;
+      ALTER TABLE accounts ADD COLUMN json_username TEXT;
+
+      -- People whose activity an account follows, and where reading their stream stands.
+      CREATE TABLE friends (
+        id               TEXT PRIMARY KEY,
+        account_id       TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        url_id           TEXT NOT NULL,
+        profile          TEXT NOT NULL,              -- JSON: the User as last read (name, avatar, profile page)
+        interval_seconds INTEGER,                    -- how often to look for news; NULL for the app's default
+        new_count        INTEGER NOT NULL DEFAULT 0, -- events arrived since the reader last looked
+        total_results    INTEGER,                    -- the stream's length as the server last gave it
+        older_token      TEXT,                       -- moreResultsToken continuing below the oldest cached event
+        reached_end      INTEGER NOT NULL DEFAULT 0, -- 1 when the cache reaches down to the stream's first event
+        last_polled_at   INTEGER,                    -- milliseconds since the epoch, of the last attempt
+        last_success_at  INTEGER,
+        problem          TEXT,                       -- why the last attempt failed, in words; NULL after a success
+        offline          INTEGER NOT NULL DEFAULT 0, -- 1 when the last attempt could not reach the service
+        added_at         TEXT NOT NULL,
+        UNIQUE (account_id, url_id)
+      );
+
+      -- A friend's events for reading offline, in the stream's order: new arrivals go above, older pages below.
+      CREATE TABLE friend_events (
+        friend_id  TEXT NOT NULL REFERENCES friends (id) ON DELETE CASCADE,
+        url_id     TEXT NOT NULL,
+        position   REAL NOT NULL, -- ascending is newest first
+        event      TEXT NOT NULL, -- JSON: the event as the JSON client read it
+        fetched_at INTEGER NOT NULL,
+        PRIMARY KEY (friend_id, url_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX friend_events_in_order ON friend_events (friend_id, position);
+    `,
+  },
+  {
+    version: 5,
+    name: 'media copies and uploads',
+    sql: `
+      -- Files copied into <data dir>/media/<hash>.<extension>, so a queued photo survives its original moving.
+      CREATE TABLE media_copies (
+        hash      TEXT PRIMARY KEY, -- SHA-256 of the bytes, hex
+        type      TEXT NOT NULL,    -- media type sniffed from the bytes
+        extension TEXT NOT NULL,
+        size      INTEGER NOT NULL,
+        added_at  TEXT NOT NULL
+      ) WITHOUT ROWID;
+
+      -- Where a weblog's UploadURI put each file, so the same bytes in two posts go up once.
+      CREATE TABLE uploaded_media (
+        weblog_post_uri TEXT NOT NULL,
+        hash            TEXT NOT NULL,
+        url             TEXT NOT NULL,
+        uploaded_at     TEXT NOT NULL,
+        PRIMARY KEY (weblog_post_uri, hash)
+      ) WITHOUT ROWID;
+    `,
+  },
 ]

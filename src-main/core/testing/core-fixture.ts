@@ -13,7 +13,7 @@ export const testCipher: SecretCipher = {
 export interface CoreFixture {
   core: Core
   dataDir: string
-  /** Opens a second core on the same data, as a restarted app would. */
+  /** Closes the core and opens a new one on the same data, as a restarted app would (one app per data dir). */
   reopen(): Promise<Core>
   dispose(): Promise<void>
 }
@@ -26,6 +26,7 @@ export async function openTestCore(): Promise<CoreFixture> {
     core: opened[0]!,
     dataDir,
     reopen: async () => {
+      for (const core of opened) await core.close()
       const core = await open()
       opened.push(core)
       return core

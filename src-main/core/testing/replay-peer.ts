@@ -13,11 +13,12 @@ export interface RecordedResponse {
   body: string
 }
 
-/** Reads the first response of a capture file (`######## response 1` followed by an HTTP response). */
-export function readCapturedResponse(relativePath: string): RecordedResponse {
+/** Reads response `number` of a capture file (`######## response <number>` followed by an HTTP response). */
+export function readCapturedResponse(relativePath: string, number = 1): RecordedResponse {
   const text = readFileSync(join(peersDir, relativePath), 'utf8')
-  const response = text.split(/^######## response \d+\n/m)[1]
-  if (!response) throw new Error(`${relativePath} holds no response`)
+  const marker = `######## response ${number}\n`
+  const response = text.split(/^(?=######## )/m).find((section) => section.startsWith(marker))?.slice(marker.length)
+  if (!response) throw new Error(`${relativePath} holds no response ${number}`)
   const [head, ...bodyParts] = response.split(/\r?\n\r?\n/)
   const [statusLine, ...headerLines] = head!.split(/\r?\n/)
   const status = Number(/^HTTP\/\S+ (\d{3})/.exec(statusLine!)?.[1])

@@ -1,0 +1,197 @@
+// The feed's local cache (migration 4): the friends an account follows, and each friend's events in the stream's
+// order, kept for reading offline. Events are merged by urlId, so however often a page is read again, each event
+// is cached once. Every change is one transaction.
+import type { JsonEvent, JsonUser } from '../json'
+import type { LocalStore, Row } from '../store'
+
+export interface FriendRecord {
+  id: string
+  accountId: string
+  urlId: string
+  profile: JsonUser
+  /** How often to look for news; null for the poller's default. */
+  intervalSeconds: number | null
+  /** Events that arrived since the reader last looked. */
+  newCount: number
+  totalResults: number | null
+  /** Continues the stream below the oldest cached event; null when that is the first one, or none was read yet. */
+  olderToken: string | null
+  reachedEnd: boolean
+  lastPolledAt: number | null
+  lastSuccessAt: number | null
+  problem: string | null
+  offline: boolean
+}
+
+/** What one look at the top of a friend's stream found: a run of its newest events, in the stream's order. */
+export interface HeadWindow {
+  events: JsonEvent[]
+  /** The run reaches an event that was cached already. */
+  connected: boolean
+  /** The run is the whole stream. */
+  reachedEnd: boolean
+  /** The moreResultsToken after the run's last page. */
+  continuation: string | null
+  totalResults: number | null
+  /** Forget cached events below the run (their paging token was refused, so they cannot be continued). */
+  dropBelow: boolean
+}
+
+export class FeedStore {
+  readonly #store: LocalStore
+
+  constructor(store: LocalStore) {
+    this.#store = store
+  }
+
+  /** Adds the friend to the account, or refreshes the profile of one it has; returns the friend either way. */
+  addFriend(id: string, accountId: string, user: JsonUser, now: number): FriendRecord {
+    this.#store.run(
+      `INSERT INTO friends (id, account_id, url_id, profile, added_at) VALUES (:id, :accountId, :urlId, :profile, :addedAt)
+       ON CONFLICT (account_id, url_id) DO UPDATE SET profile = excluded.profile`,
+      { id, accountId, urlId: user.urlId, profile: JSON.stringify(user), addedAt: new Date(now).toISOString() },
+    )
+    const row = this.#store.get('SELECT * FROM friends WHERE account_id = :accountId AND url_id = :urlId', { accountId, urlId: user.urlId })
+    return friendOf(row!)
+  }
+
+  friend(friendId: string): FriendRecord | null {
+    const row = this.#store.get('SELECT * FROM friends WHERE id = :friendId', { friendId })
+    return row && friendOf(row)
+  }
+
+  /** An account's friends, or everyone's, in the order they were added. */
+  friends(accountId?: string): FriendRecord[] {
+    const rows =
+      accountId === undefined
+        ? this.#store.all('SELECT * FROM friends ORDER BY added_at, id')
+        : this.#store.all('SELECT * FROM friends WHERE account_id = :accountId ORDER BY added_at, id', { accountId })
+    return rows.map(friendOf)
+  }
+
+  remove(friendId: string): void {
+    this.#store.run('DELETE FROM friends WHERE id = :friendId', { friendId })
+  }
+
+  /** The cached events, newest first. */
+  events(friendId: string): JsonEvent[] {
+    return this.#store
+      .all('SELECT event FROM friend_events WHERE friend_id = :friendId ORDER BY position', { friendId })
+      .map((row) => JSON.parse(String(row['event'])) as JsonEvent)
+  }
+
+  knownUrlIds(friendId: string): Set<string> {
+    const rows = this.#store.all('SELECT url_id FROM friend_events WHERE friend_id = :friendId', { friendId })
+    return new Set(rows.map((row) => String(row['url_id'])))
+  }
+
+  /**
+   * Merges a run of the stream's newest events into the cache: those not cached yet go above, those cached are
+   * brought up to date and into the run's order, and cached events inside the run's span that the run no longer
+   * has (deleted on the server) go. When the run does not reach the cache, a gap would open between them, so the
+   * run replaces the cache. Returns how many events are new, or null when the friend was removed meanwhile.
+   */
+  applyHead(friendId: string, window: HeadWindow, now: number): { added: number; newCount: number } | null {
+    return this.#store.transaction(() => {
+      const friend = this.friend(friendId)
+      if (!friend) return null
+      const cached = this.#store
+        .all('SELECT url_id, position FROM friend_events WHERE friend_id = :friendId ORDER BY position', { friendId })
+        .map((row) => ({ urlId: String(row['url_id']), position: Number(row['position']) }))
+      const inWindow = new Set(window.events.map((event) => event.urlId))
+      const lastInWindow = cached.findLastIndex((event) => inWindow.has(event.urlId))
+      const keepsBelow = window.connected && !window.reachedEnd && !window.dropBelow
+      const below = keepsBelow ? cached.slice(lastInWindow + 1) : []
+
+      if (below.length === 0) {
+        this.#store.run('DELETE FROM friend_events WHERE friend_id = :friendId', { friendId })
+      } else {
+        for (const gone of cached.slice(0, lastInWindow + 1).filter((event) => !inWindow.has(event.urlId))) {
+          this.#store.run('DELETE FROM friend_events WHERE friend_id = :friendId AND url_id = :urlId', { friendId, urlId: gone.urlId })
+        }
+      }
+      const floor = below[0]?.position ?? window.events.length
+      window.events.forEach((event, index) => this.#put(friendId, event, floor - window.events.length + index, now))
+
+      const known = new Set(cached.map((event) => event.urlId))
+      const added = window.events.filter((event) => !known.has(event.urlId)).length
+      // What was there when the friend was added is not news; everything after that is.
+      const newCount = friend.lastSuccessAt === null ? friend.newCount : friend.newCount + added
+      const paging = below.length === 0 ? { olderToken: window.continuation, reachedEnd: window.reachedEnd ? 1 : 0 } : { olderToken: friend.olderToken, reachedEnd: 0 }
+      this.#store.run(
+        `UPDATE friends SET new_count = :newCount, total_results = :totalResults, older_token = :olderToken,
+           reached_end = :reachedEnd, last_polled_at = :now, last_success_at = :now, problem = NULL, offline = 0
+         WHERE id = :friendId`,
+        { friendId, newCount, totalResults: window.totalResults, ...paging, now },
+      )
+      return { added, newCount }
+    })
+  }
+
+  /** Appends an older page below the cached events; returns how many were not cached yet. */
+  applyOlder(friendId: string, events: readonly JsonEvent[], continuation: string | null, now: number): number {
+    return this.#store.transaction(() => {
+      if (!this.friend(friendId)) return 0
+      const known = this.knownUrlIds(friendId)
+      const bottom = Number(this.#store.get('SELECT MAX(position) AS bottom FROM friend_events WHERE friend_id = :friendId', { friendId })?.['bottom'] ?? -1)
+      let position = bottom
+      let added = 0
+      for (const event of events) {
+        if (known.has(event.urlId)) continue
+        known.add(event.urlId)
+        this.#put(friendId, event, ++position, now)
+        added++
+      }
+      this.#store.run('UPDATE friends SET older_token = :continuation, reached_end = :reachedEnd WHERE id = :friendId', {
+        friendId,
+        continuation,
+        reachedEnd: continuation === null ? 1 : 0,
+      })
+      return added
+    })
+  }
+
+  recordFailure(friendId: string, problem: string, offline: boolean, now: number): void {
+    this.#store.run('UPDATE friends SET last_polled_at = :now, problem = :problem, offline = :offline WHERE id = :friendId', {
+      friendId,
+      now,
+      problem,
+      offline: offline ? 1 : 0,
+    })
+  }
+
+  markSeen(friendId: string): void {
+    this.#store.run('UPDATE friends SET new_count = 0 WHERE id = :friendId', { friendId })
+  }
+
+  setIntervalSeconds(friendId: string, seconds: number | null): void {
+    this.#store.run('UPDATE friends SET interval_seconds = :seconds WHERE id = :friendId', { friendId, seconds })
+  }
+
+  #put(friendId: string, event: JsonEvent, position: number, now: number): void {
+    this.#store.run(
+      `INSERT INTO friend_events (friend_id, url_id, position, event, fetched_at) VALUES (:friendId, :urlId, :position, :event, :now)
+       ON CONFLICT (friend_id, url_id) DO UPDATE SET position = excluded.position, event = excluded.event, fetched_at = excluded.fetched_at`,
+      { friendId, urlId: event.urlId, position, event: JSON.stringify(event), now },
+    )
+  }
+}
+
+function friendOf(row: Row): FriendRecord {
+  const number = (name: string) => (row[name] === null ? null : Number(row[name]))
+  return {
+    id: String(row['id']),
+    accountId: String(row['account_id']),
+    urlId: String(row['url_id']),
+    profile: JSON.parse(String(row['profile'])) as JsonUser,
+    intervalSeconds: number('interval_seconds'),
+    newCount: Number(row['new_count']),
+    totalResults: number('total_results'),
+    olderToken: row['older_token'] === null ? null : String(row['older_token']),
+    reachedEnd: Number(row['reached_end']) === 1,
+    lastPolledAt: number('last_polled_at'),
+    lastSuccessAt: number('last_success_at'),
+    problem: row['problem'] === null ? null : String(row['problem']),
+    offline: Number(row['offline']) === 1,
+  }
+}

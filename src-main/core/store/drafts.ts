@@ -1,0 +1,346 @@
+// Drafts: what a person writes, kept locally from the first keystroke, with a history of revisions to go back to.
+import { randomUUID } from 'node:crypto'
+import { BlogdeskError } from '../../../src-preload/contract'
+import type { RemotePost } from '../atom'
+import type { LocalStore, Row } from './database'
+
+export type DraftState = 'draft' | 'queued' | 'sending' | 'published' | 'needs-attention' | 'conflict' | 'deleting' | 'deleted'
+
+/** Where the post lives on the server, and the version of it this draft was based on. */
+export interface DraftRemote {
+  editUri: string
+  id: string | null
+  permalink: string | null
+  baseModified: string | null
+  baseContentHash: string | null
+}
+
+/** The server's copy, changed by someone else since this draft's base version; kept beside ours. */
+export interface DraftConflict {
+  server: RemotePost
+  detectedAt: string
+}
+
+export interface Draft {
+  id: string
+  accountId: string
+  weblogPostUri: string
+  title: string
+  /** HTML */
+  content: string
+  categories: string[]
+  state: DraftState
+  remote: DraftRemote | null
+  conflict: DraftConflict | null
+  lastError: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export interface NewDraft {
+  accountId: string
+  weblogPostUri: string
+  title?: string
+  content?: string
+  categories?: string[]
+  /** A draft opened from a post already on the server starts as `published`, with its remote. */
+  state?: DraftState
+  remote?: DraftRemote | null
+}
+
+export interface DraftChanges {
+  title?: string
+  content?: string
+  categories?: string[]
+}
+
+/** A version of a draft's text. One revision covers a burst of saves (see `Drafts`). */
+export interface Revision {
+  id: number
+  draftId: string
+  title: string
+  content: string
+  categories: string[]
+  /** When the first save of this revision happened. */
+  startedAt: string
+  /** When the last save coalesced into it happened. */
+  savedAt: string
+  /** The revision this one brought back, when it was made by `restore`. */
+  restoredFrom: number | null
+}
+
+type DraftText = Pick<Draft, 'title' | 'content' | 'categories'>
+
+/** Saves closer together than this belong to one revision, so autosaving every second does not make thousands. */
+export const REVISION_PAUSE_MS = 30_000
+/** …but a revision spans at most this long, so a long unbroken session still leaves points to go back to. */
+export const REVISION_SPAN_MS = 5 * 60_000
+
+const EDITABLE_STATES: ReadonlySet<DraftState> = new Set(['draft', 'queued', 'sending', 'published', 'needs-attention', 'conflict'])
+
+export class Drafts {
+  readonly #store: LocalStore
+  readonly #now: () => number
+
+  constructor(store: LocalStore, options: { now?: () => number } = {}) {
+    this.#store = store
+    this.#now = options.now ?? Date.now
+  }
+
+  create(input: NewDraft): Draft {
+    const now = this.#timestamp()
+    const id = randomUUID()
+    const text = { title: input.title ?? '', content: input.content ?? '', categories: input.categories ?? [] }
+    this.#store.transaction(() => {
+      this.#store.run(
+        `INSERT INTO drafts (id, account_id, weblog_post_uri, title, content, categories, state, created_at, updated_at)
+         VALUES (:id, :accountId, :weblogPostUri, :title, :content, :categories, :state, :now, :now)`,
+        {
+          id,
+          accountId: input.accountId,
+          weblogPostUri: input.weblogPostUri,
+          ...text,
+          categories: JSON.stringify(text.categories),
+          state: input.state ?? 'draft',
+          now,
+        },
+      )
+      if (input.remote) this.#writeRemote(id, input.remote, now)
+      this.#addRevision(id, text, now, null)
+    })
+    return this.#require(id)
+  }
+
+  /**
+   * Saves the person's changes. A save less than REVISION_PAUSE_MS after the previous one goes into the same revision
+   * (while that revision spans under REVISION_SPAN_MS); otherwise it starts a new one. Saving unchanged text does
+   * nothing.
+   */
+  save(id: string, changes: DraftChanges): Draft {
+    return this.#store.transaction(() => {
+      const draft = this.#require(id)
+      refuseUnlessEditable(draft)
+      const text = {
+        title: changes.title ?? draft.title,
+        content: changes.content ?? draft.content,
+        categories: changes.categories ?? draft.categories,
+      }
+      if (sameText(text, draft)) return draft
+      const now = this.#timestamp()
+      this.#writeText(id, text, now)
+      const latest = this.#latestRevision(id)
+      if (latest && this.#continues(latest, now)) {
+        this.#store.run(
+          'UPDATE draft_revisions SET title = :title, content = :content, categories = :categories, saved_at = :now WHERE id = :revisionId',
+          { revisionId: latest.id, ...text, categories: JSON.stringify(text.categories), now },
+        )
+      } else {
+        this.#addRevision(id, text, now, null)
+      }
+      return this.#require(id)
+    })
+  }
+
+  get(id: string): Draft | null {
+    const row = this.#store.get('SELECT * FROM drafts WHERE id = :id', { id })
+    return row && draftFromRow(row)
+  }
+
+  /** A weblog's drafts (or all of an account's), the most recently changed first. */
+  list(accountId: string, weblogPostUri?: string): Draft[] {
+    const rows =
+      weblogPostUri === undefined
+        ? this.#store.all('SELECT * FROM drafts WHERE account_id = :accountId ORDER BY updated_at DESC, id', { accountId })
+        : this.#store.all(
+            `SELECT * FROM drafts WHERE account_id = :accountId AND weblog_post_uri = :weblogPostUri
+             ORDER BY updated_at DESC, id`,
+            { accountId, weblogPostUri },
+          )
+    return rows.map(draftFromRow)
+  }
+
+  /** The draft's revisions, newest first. */
+  revisions(id: string): Revision[] {
+    return this.#store
+      .all('SELECT * FROM draft_revisions WHERE draft_id = :id ORDER BY id DESC', { id })
+      .map(revisionFromRow)
+  }
+
+  /** Brings back a revision's text as a new revision, so the text it replaces stays in the history too. */
+  restore(id: string, revisionId: number): Draft {
+    return this.#store.transaction(() => {
+      const draft = this.#require(id)
+      const row = this.#store.get('SELECT * FROM draft_revisions WHERE id = :revisionId AND draft_id = :id', { id, revisionId })
+      if (!row) {
+        throw new BlogdeskError('not-found', 'That revision is not in this draft’s history. Reopen the history and pick another.')
+      }
+      refuseUnlessEditable(draft)
+      const revision = revisionFromRow(row)
+      const now = this.#timestamp()
+      this.#writeText(id, revision, now)
+      this.#addRevision(id, revision, now, revision.id)
+      return this.#require(id)
+    })
+  }
+
+  /**
+   * Moves the draft to `state`. An error belongs to the state that reported it: it is cleared by the next move unless
+   * given again. The server's copy kept by `setConflict` stays only while the state stays 'conflict'.
+   */
+  setState(id: string, state: DraftState, fields: { lastError?: string | null; remote?: DraftRemote } = {}): Draft {
+    return this.#store.transaction(() => {
+      this.#require(id)
+      const now = this.#timestamp()
+      this.#store.run(
+        `UPDATE drafts SET state = :state, last_error = :lastError, updated_at = :now,
+           conflict_server = CASE WHEN :state = 'conflict' THEN conflict_server END,
+           conflict_detected_at = CASE WHEN :state = 'conflict' THEN conflict_detected_at END
+         WHERE id = :id`,
+        { id, state, lastError: fields.lastError ?? null, now },
+      )
+      if (fields.remote) this.#writeRemote(id, fields.remote, now)
+      return this.#require(id)
+    })
+  }
+
+  /** Records where the post lives on the server and the version of it the draft now stands on. */
+  setRemote(id: string, remote: DraftRemote): Draft {
+    return this.#store.transaction(() => {
+      this.#require(id)
+      this.#writeRemote(id, remote, this.#timestamp())
+      return this.#require(id)
+    })
+  }
+
+  /** The server's copy changed since our base version: keep it beside ours and wait for the person. */
+  setConflict(id: string, server: RemotePost): Draft {
+    return this.#store.transaction(() => {
+      this.#require(id)
+      const now = this.#timestamp()
+      this.#store.run(
+        `UPDATE drafts SET state = 'conflict', conflict_server = :server, conflict_detected_at = :now, last_error = NULL,
+           updated_at = :now WHERE id = :id`,
+        { id, server: JSON.stringify(server), now },
+      )
+      return this.#require(id)
+    })
+  }
+
+  #require(id: string): Draft {
+    const draft = this.get(id)
+    if (!draft) throw new BlogdeskError('not-found', 'That draft is no longer in Blogdesk; it may have been deleted.')
+    return draft
+  }
+
+  #writeText(id: string, text: DraftText, now: string): void {
+    this.#store.run(
+      'UPDATE drafts SET title = :title, content = :content, categories = :categories, updated_at = :now WHERE id = :id',
+      { id, title: text.title, content: text.content, categories: JSON.stringify(text.categories), now },
+    )
+  }
+
+  #writeRemote(id: string, remote: DraftRemote, now: string): void {
+    this.#store.run(
+      `UPDATE drafts SET remote_edit_uri = :editUri, remote_id = :remoteId, remote_permalink = :permalink,
+         remote_base_modified = :baseModified, remote_base_content_hash = :baseContentHash, updated_at = :now
+       WHERE id = :id`,
+      {
+        id,
+        editUri: remote.editUri,
+        remoteId: remote.id,
+        permalink: remote.permalink,
+        baseModified: remote.baseModified,
+        baseContentHash: remote.baseContentHash,
+        now,
+      },
+    )
+  }
+
+  #addRevision(draftId: string, text: DraftText, now: string, restoredFrom: number | null): void {
+    this.#store.run(
+      `INSERT INTO draft_revisions (draft_id, title, content, categories, started_at, saved_at, restored_from)
+       VALUES (:draftId, :title, :content, :categories, :now, :now, :restoredFrom)`,
+      { draftId, title: text.title, content: text.content, categories: JSON.stringify(text.categories), now, restoredFrom },
+    )
+  }
+
+  #latestRevision(id: string): Revision | null {
+    const row = this.#store.get('SELECT * FROM draft_revisions WHERE draft_id = :id ORDER BY id DESC LIMIT 1', { id })
+    return row && revisionFromRow(row)
+  }
+
+  /** Whether a save at `now` belongs to `latest`. A restore stands as its own revision: what follows starts anew. */
+  #continues(latest: Revision, now: string): boolean {
+    const at = Date.parse(now)
+    return (
+      latest.restoredFrom === null &&
+      at - Date.parse(latest.savedAt) < REVISION_PAUSE_MS &&
+      at - Date.parse(latest.startedAt) < REVISION_SPAN_MS
+    )
+  }
+
+  #timestamp(): string {
+    return new Date(this.#now()).toISOString()
+  }
+}
+
+function sameText(a: DraftText, b: DraftText): boolean {
+  return a.title === b.title && a.content === b.content && JSON.stringify(a.categories) === JSON.stringify(b.categories)
+}
+
+function refuseUnlessEditable(draft: Draft): void {
+  if (EDITABLE_STATES.has(draft.state)) return
+  const title = draft.title.trim() || 'Untitled'
+  throw new BlogdeskError(
+    'rejected',
+    draft.state === 'deleted'
+      ? `“${title}” was deleted from the weblog, so it can no longer be edited. Copy its text into a new draft to use it again.`
+      : `“${title}” is being deleted from the weblog, so it can no longer be edited.`,
+  )
+}
+
+function nullableText(value: Row[string] | undefined): string | null {
+  return value === null || value === undefined ? null : String(value)
+}
+
+function draftFromRow(row: Row): Draft {
+  const editUri = nullableText(row['remote_edit_uri'])
+  const server = nullableText(row['conflict_server'])
+  return {
+    id: String(row['id']),
+    accountId: String(row['account_id']),
+    weblogPostUri: String(row['weblog_post_uri']),
+    title: String(row['title']),
+    content: String(row['content']),
+    categories: JSON.parse(String(row['categories'])) as string[],
+    state: String(row['state']) as DraftState,
+    remote:
+      editUri === null
+        ? null
+        : {
+            editUri,
+            id: nullableText(row['remote_id']),
+            permalink: nullableText(row['remote_permalink']),
+            baseModified: nullableText(row['remote_base_modified']),
+            baseContentHash: nullableText(row['remote_base_content_hash']),
+          },
+    conflict: server === null ? null : { server: JSON.parse(server) as RemotePost, detectedAt: String(row['conflict_detected_at']) },
+    lastError: nullableText(row['last_error']),
+    createdAt: String(row['created_at']),
+    updatedAt: String(row['updated_at']),
+  }
+}
+
+function revisionFromRow(row: Row): Revision {
+  const restoredFrom = row['restored_from']
+  return {
+    id: Number(row['id']),
+    draftId: String(row['draft_id']),
+    title: String(row['title']),
+    content: String(row['content']),
+    categories: JSON.parse(String(row['categories'])) as string[],
+    startedAt: String(row['started_at']),
+    savedAt: String(row['saved_at']),
+    restoredFrom: restoredFrom === null || restoredFrom === undefined ? null : Number(restoredFrom),
+  }
+}
