@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { canMeasureMemory, makeLargeJpeg, measurePhotoPost, measurePost, photoEntryBody, type MeasuredRequest } from '../src-service/media/photo-post-probe'
+import { canMeasureMemory, makeLargeJpeg, measurePhotoPost, measurePost, photoEntryBody, type MeasuredRequest } from '../src-service/testing/photo-post-probe'
 import { startServiceProcess, type ServiceProcess } from '../src-service/testing/service-process'
 import type { BenchRow } from './table'
 

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readEntry } from '../../src-protocol'
 import { startServiceProcess, type ServiceProcess } from '../testing/service-process'
-import { canMeasureMemory, makeLargeJpeg, measurePhotoPost, photoEntryBody } from './photo-post-probe'
+import { canMeasureMemory, makeLargeJpeg, measurePhotoPost, photoEntryBody } from '../testing/photo-post-probe'
 
 describe.skipIf(!canMeasureMemory())('a 20 MB photo POST', () => {
   let dir: string

@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import sharp from 'sharp'
 import { createWsseHeader, readLinkFeed } from '../../src-protocol'
-import type { ServiceProcess } from '../testing/service-process'
+import type { ServiceProcess } from './service-process'
 
 /** A JPEG of about `bytes` bytes (noise compresses badly, so its size is mostly pixels, as a camera's is). */
 export async function makeLargeJpeg(bytes: number): Promise<Buffer> {
