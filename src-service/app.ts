@@ -10,7 +10,7 @@ import { MediaLibrary } from './media/library'
 import { registerProfilePages } from './public/profiles'
 import { weblogRoot } from './routes/atom-root'
 import { registerMediaRoutes } from './routes/gallery'
-import { registerJsonRoutes } from './routes/json'
+import { errorReplyFor, registerJsonRoutes } from './routes/json'
 import { registerListRoutes } from './routes/lists'
 import { registerOAuthRoutes } from './routes/oauth'
 import { registerPostRoutes } from './routes/posts'
@@ -45,7 +45,7 @@ export async function createService({ dataDir, demo = false, lookup, rateLimit, 
     const media = MediaLibrary.open(dataDir)
     const sandbox = demo ? await ensureDemoAccount(store, media) : null
     const withWsse = wsseGuard(store.users)
-    const router = new Router().get('/t/atom/weblog', withWsse(weblogRoot(store.weblogs)))
+    const router = new Router({ errorReplyFor }).get('/t/atom/weblog', withWsse(weblogRoot(store.weblogs)))
     registerPostRoutes(router, store, withWsse)
     registerListRoutes(router, store, withWsse, createLookups(lookup))
     registerMediaRoutes(router, store, media, withWsse)

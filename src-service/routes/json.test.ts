@@ -252,6 +252,15 @@ describe('the JSON interface', () => {
       await expectError(`${origin}/users/${seeded.melodyUrlId}/events/@by-group/${seeded.groupUrlId}.html`, 404, /no html format/)
     })
 
+    it("puts the router's own refusals on JSON addresses as JSON: an unknown path, a wrong method", async () => {
+      await expectError(`${origin}/nothing/here.json`, 404, /nothing at \/nothing\/here\.json/)
+      const { status, headers, body } = await getJson(`${origin}/users/${seeded.melodyUrlId}/events.json`, { method: 'DELETE' })
+      expect([status, headers.get('allow')]).toEqual([405, 'GET, HEAD'])
+      expect(body).toEqual({ error: { status: 405, message: expect.stringMatching(/DELETE is not allowed.*use GET, HEAD/) } })
+      const atom = await fetch(`${origin}/t/atom/nowhere`)
+      expect([atom.status, atom.headers.get('content-type')]).toEqual([404, 'text/xml; charset=utf-8'])
+    })
+
     it('sends a username to the canonical url id address with a 302, keeping the query', async () => {
       for (const [asked, canonical] of [
         [`/users/melody/events.json?max-results=3&start-index`, `/users/${seeded.melodyUrlId}/events.json?max-results=3&start-index`],

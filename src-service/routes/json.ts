@@ -12,7 +12,8 @@ import { notFoundPage } from '../public/page'
 import type { Person, Store, StreamCursor } from '../store'
 import { RateLimiter } from './rate-limit'
 import { RenderCache } from './render-cache'
-import { HttpError, type Handler, type Reply, type RequestContext } from './reply'
+import { errorReply, HttpError, type Handler, type Reply, type RequestContext } from './reply'
+import type { ErrorReplyFor } from './router'
 import type { Router } from './router'
 import { tagDomain } from './tag-uri'
 
@@ -40,6 +41,9 @@ export function registerJsonRoutes(router: Router, store: Store, { rateLimit }: 
     .get('/users/:userId/events/@by-group/:file', json(userEventsInGroup(store)))
     .get('/p/:urlId', shortUrl(store))
 }
+
+/** The router's own refusals (no such path, wrong method, body too large) reach a JSON client as JSON. */
+export const errorReplyFor: ErrorReplyFor = (path) => (path.endsWith('.json') ? jsonError : errorReply)
 
 /** Verifies a signed request, applies the rate limit, and turns every refusal into a JSON error. */
 function jsonGuard(store: Store, rateLimit: number | undefined): (handler: Handler) => Handler {

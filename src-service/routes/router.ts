@@ -16,8 +16,16 @@ interface Route {
   methods: Map<Method, Handler>
 }
 
+/** How an error is put for a client at `path`: an Atom client reads `<error>`, a JSON client `{"error": …}`. */
+export type ErrorReplyFor = (path: string) => (status: number, message: string, headers?: Record<string, string>) => Reply
+
 export class Router {
   readonly #routes = new Map<string, Route>()
+  readonly #errorReplyFor: ErrorReplyFor
+
+  constructor(options: { errorReplyFor?: ErrorReplyFor } = {}) {
+    this.#errorReplyFor = options.errorReplyFor ?? (() => errorReply)
+  }
 
   get(path: string, handler: Handler): this {
     return this.#add('GET', path, handler)
@@ -48,12 +56,14 @@ export class Router {
   }
 
   async #answer(request: IncomingMessage, origin: string): Promise<Reply> {
+    const path = (request.url ?? '/').split('?', 1)[0] ?? '/'
+    const reply = this.#errorReplyFor(path)
     try {
-      return await this.#dispatch(request, origin)
+      return await this.#dispatch(request, path, origin, reply)
     } catch (error) {
-      if (error instanceof HttpError) return errorReply(error.status, error.message, error.headers)
+      if (error instanceof HttpError) return reply(error.status, error.message, error.headers)
       console.error(`${request.method} ${request.url} failed:`, error)
-      return errorReply(500, 'The service failed to answer this request; its log says why. Please report it.')
+      return reply(500, 'The service failed to answer this request; its log says why. Please report it.')
     }
   }
 
@@ -65,8 +75,7 @@ export class Router {
     return this
   }
 
-  async #dispatch(request: IncomingMessage, origin: string): Promise<Reply> {
-    const path = (request.url ?? '/').split('?', 1)[0] ?? '/'
+  async #dispatch(request: IncomingMessage, path: string, origin: string, errorReply: ReturnType<ErrorReplyFor>): Promise<Reply> {
     const found = this.#match(path)
     if (!found) return errorReply(404, `There is nothing at ${path} on this service. Check the address.`)
     const { route, params } = found
