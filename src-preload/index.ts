@@ -1,6 +1,6 @@
 // The preload: builds window.blog from the contract. It exposes only the contract's methods, never ipcRenderer,
 // and hands listeners the payload alone (not the IPC event, which would leak the sender).
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron'
 import { buildBlogApi, type Envelope } from './contract'
 
 const blog = buildBlogApi({
@@ -12,6 +12,7 @@ const blog = buildBlogApi({
       ipcRenderer.removeListener(event, forward)
     }
   },
+  pathOf: (file) => webUtils.getPathForFile(file),
 })
 
 contextBridge.exposeInMainWorld('blog', blog)

@@ -3,15 +3,14 @@ import { buildBlogApi, createDispatcher, type Handlers, type Transport } from '.
 import { channels, events } from './channels'
 import { BlogdeskError } from './errors'
 
-const account = { id: 'a1', label: 'melody @ example.com', atomBase: 'https://example.com', username: 'melody' }
+const account = { id: 'a1', label: 'melody @ example.com', atomBase: 'https://example.com', username: 'melody', json: null, paused: null }
 
+/** Every channel answered by a handler that fails the test if called, except those given. */
 function handlers(overrides: Partial<Handlers> = {}): Handlers {
-  return {
-    'accounts:list': async () => [account],
-    'accounts:add': async () => account,
-    'weblogs:list': async () => [],
-    ...overrides,
-  }
+  const unexpected = Object.fromEntries(
+    channels.map((channel) => [channel, async () => Promise.reject(new Error(`${channel} was not expected to be called`))]),
+  )
+  return { ...unexpected, ...overrides } as Handlers
 }
 
 describe('createDispatcher', () => {
@@ -30,12 +29,26 @@ describe('createDispatcher', () => {
     ['a non-http URL', 'accounts:add', { atomBase: 'file:///etc/passwd', username: 'm', apiPassword: 'p' }, /http:\/\/ or https:\/\//],
     ['arguments to a channel that takes none', 'accounts:list', { sneaky: true }, /takes no arguments/],
     ['an oversized value', 'weblogs:list', { accountId: 'x'.repeat(65) }, /at most 64 characters/],
+    ['a rating out of range', 'lists:add', listItem({ rating: 6 }), /request\.rating must be between 1 and 5/],
+    ['an unknown list type', 'lists:add', listItem({ listType: 'video' }), /must be one of music, book, person, link/],
+    ['a category that is not text', 'drafts:save', { draftId: 'd1', categories: ['a', 7] }, /request\.categories\[1\] must be text/],
+    ['a pasted image that is not bytes', 'media:importBytes', { name: 'a.png', type: 'image/png', bytes: 'iVBOR' }, /binary data/],
+    ['an oversized pasted image', 'media:importBytes', { name: 'a.png', type: 'image/png', bytes: new Uint8Array(21 * 1024 * 1024) }, /at most 20 MB/],
+    ['a feed slice too large', 'feed:events', { friendId: 'f1', offset: 0, limit: 501 }, /between 1 and 500/],
+    ['a javascript: link', 'app:openExternal', { url: 'javascript:alert(1)' }, /http:\/\/ or https:\/\//],
   ])('refuses %s without calling any handler', async (_case, channel, request, message) => {
     const spy = vi.fn()
-    const dispatch = createDispatcher(handlers({ 'accounts:list': spy, 'accounts:add': spy, 'weblogs:list': spy }))
+    const dispatch = createDispatcher(Object.fromEntries(channels.map((name) => [name, spy])) as unknown as Handlers)
     const outcome = await dispatch(channel, request)
     expect(outcome).toMatchObject({ ok: false, error: { code: 'invalid-argument', message: expect.stringMatching(message) } })
     expect(spy).not.toHaveBeenCalled()
+  })
+
+  it('passes only the fields of a draft that changed', async () => {
+    const save = vi.fn(async () => ({}) as never)
+    const dispatch = createDispatcher(handlers({ 'drafts:save': save }))
+    expect(await dispatch('drafts:save', { draftId: 'd1', title: 'Hello' })).toMatchObject({ ok: true })
+    expect(save).toHaveBeenCalledWith({ draftId: 'd1', title: 'Hello', content: undefined, categories: undefined })
   })
 
   it("carries a BlogdeskError's code and words to the renderer", async () => {
@@ -52,15 +65,20 @@ describe('createDispatcher', () => {
   })
 })
 
+function listItem(overrides: Record<string, unknown>) {
+  return { accountId: 'a1', collectionUri: 'https://x/list', listType: 'book', fields: { isbn: '123' }, rating: 3, notes: null, ...overrides }
+}
+
 describe('buildBlogApi', () => {
-  it('offers one method per channel and one listener per event, and nothing else', () => {
-    const transport: Transport = { invoke: vi.fn(), subscribe: vi.fn() }
+  it('offers one method per channel, one listener per event, and the path of a file; nothing else', () => {
+    const transport: Transport = { invoke: vi.fn(), subscribe: vi.fn(), pathOf: vi.fn() }
     const api = buildBlogApi(transport) as unknown as Record<string, Record<string, unknown>>
     const offered = Object.entries(api).flatMap(([space, methods]) => Object.keys(methods).map((method) => `${space}.${method}`))
     expect(offered.sort()).toEqual(
       [
         ...channels.map((channel) => channel.replace(':', '.')),
         ...events.map((event) => event.replace(/:(.)/, (_m, first: string) => `.on${first.toUpperCase()}`)),
+        'files.pathOf',
       ].sort(),
     )
     expect(Object.isFrozen(api)).toBe(true)
@@ -71,6 +89,7 @@ describe('buildBlogApi', () => {
     let forward: (payload: unknown) => void = () => undefined
     const unsubscribe = vi.fn()
     const transport: Transport = {
+      pathOf: vi.fn(),
       invoke: vi.fn(async () => ({ ok: true, value: [] }) as const),
       subscribe: vi.fn((_event, listener) => {
         forward = listener
@@ -88,5 +107,16 @@ describe('buildBlogApi', () => {
     expect(delivered).toEqual([[account]])
     stop()
     expect(unsubscribe).toHaveBeenCalled()
+  })
+})
+
+describe('files.pathOf', () => {
+  it('asks the transport for the path of a real File only', () => {
+    const transport: Transport = { invoke: vi.fn(), subscribe: vi.fn(), pathOf: vi.fn(() => '/home/melody/cat.jpg') }
+    const api = buildBlogApi(transport)
+    const file = new File([new Uint8Array([1])], 'cat.jpg')
+    expect(api.files.pathOf(file)).toBe('/home/melody/cat.jpg')
+    expect(transport.pathOf).toHaveBeenCalledWith(file)
+    expect(() => api.files.pathOf({ name: 'cat.jpg' } as unknown as File)).toThrow(/needs a File/)
   })
 })

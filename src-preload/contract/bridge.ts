@@ -12,8 +12,13 @@ type Call<C extends Channel> = RequestOf<C> extends null
   ? () => Promise<Envelope<ResultOf<C>>>
   : (request: RequestOf<C>) => Promise<Envelope<ResultOf<C>>>
 
-/** `window.blog`: one namespace per channel prefix, one method per channel, one `on<Event>` per event. */
-export type BlogApi = {
+/**
+ * `window.blog`: one namespace per channel prefix, one method per channel, one `on<Event>` per event; and
+ * `files.pathOf`, the path of a dropped or picked file, which only the preload can read (Electron's webUtils).
+ */
+export type BlogApi = ChannelApi & { files: { pathOf(file: File): string } }
+
+type ChannelApi = {
   [N in NamespaceOf<Channel | Event>]: {
     [C in Channel as NamespaceOf<C> extends N ? MethodOf<C> : never]: Call<C>
   } & {
@@ -28,6 +33,8 @@ export interface Transport {
   invoke(channel: Channel, request: unknown): Promise<Envelope<unknown>>
   /** Calls `listener` with each payload of `event`; returns the unsubscribe function. */
   subscribe(event: Event, listener: (payload: unknown) => void): () => void
+  /** The path on disk of a File from a drop or an <input type=file>; empty when it has none (made in the page). */
+  pathOf(file: File): string
 }
 
 export function buildBlogApi(transport: Transport): BlogApi {
@@ -44,6 +51,10 @@ export function buildBlogApi(transport: Transport): BlogApi {
       if (typeof listener !== 'function') throw new TypeError(`${listenerName} needs a function`)
       return transport.subscribe(event, (payload) => listener(payload))
     }
+  }
+  namespace('files').pathOf = (file: unknown) => {
+    if (!(file instanceof File)) throw new TypeError('pathOf needs a File from a drop or a file input')
+    return transport.pathOf(file)
   }
   return Object.freeze(api) as unknown as BlogApi
 }

@@ -1,16 +1,144 @@
 // Every IPC channel and event, declared once. Adding a channel here makes the compiler demand its request check
 // (below), its main-process handler (Handlers) and its preload method (BlogApi).
-import { httpUrl, nothing, record, text, type Check } from './checks'
-import type { AccountSummary, NewAccount, Weblog, WeblogRef } from './shapes'
+import {
+  boolean,
+  bytes,
+  httpUrl,
+  integer,
+  list,
+  nothing,
+  nullable,
+  oneOf,
+  optional,
+  record,
+  text,
+  textMap,
+  type Check,
+} from './checks'
+import type {
+  AccountRef,
+  AccountSummary,
+  ActivityEvent,
+  AlbumPhoto,
+  AppCommand,
+  AppStatus,
+  CategoriesRequest,
+  CategoryListing,
+  CollectionListing,
+  CollectionRef,
+  CollectionsRequest,
+  ConflictResolution,
+  DraftEdit,
+  DraftRef,
+  DraftSummary,
+  FeedSlice,
+  FeedState,
+  FileRef,
+  FriendRef,
+  FriendSummary,
+  JsonConnection,
+  ListEntry,
+  LocalImage,
+  MediaRef,
+  NewAccount,
+  NewAlbumPhoto,
+  NewFriend,
+  NewListEntry,
+  OperationRef,
+  OutboxItem,
+  PasswordChange,
+  PastedImage,
+  Person,
+  PhotoPreview,
+  PostDraft,
+  PostsPage,
+  PostsPageRequest,
+  RemotePostRef,
+  RevisionRef,
+  RevisionSummary,
+  SeenRef,
+  UploadProgress,
+  Weblog,
+  WeblogAddress,
+  WeblogRef,
+} from './shapes'
 
 export interface Channels {
   'accounts:list': { request: null; result: AccountSummary[] }
   'accounts:add': { request: NewAccount; result: AccountSummary }
+  'accounts:remove': { request: AccountRef; result: null }
+  /** Checks the new API password with the server, keeps it, and resumes the account's paused publishing. */
+  'accounts:updatePassword': { request: PasswordChange; result: AccountSummary }
+  /** Checks the API key, then signs in with OAuth in a window; resolves once signed in. */
+  'accounts:connectJson': { request: JsonConnection; result: AccountSummary }
+  'accounts:cancelSignIn': { request: AccountRef; result: null }
+  /** Starts the built-in sandbox service and adds its demo account (Atom and JSON sides). */
+  'accounts:trySandbox': { request: null; result: AccountSummary }
   'weblogs:list': { request: WeblogRef; result: Weblog[] }
+
+  'app:status': { request: null; result: AppStatus }
+  /** Opens an http(s) link in the person's browser. */
+  'app:openExternal': { request: { url: string }; result: null }
+
+  'outbox:list': { request: null; result: OutboxItem[] }
+  'outbox:retry': { request: OperationRef; result: null }
+  'outbox:discard': { request: OperationRef; result: null }
+
+  'drafts:list': { request: WeblogAddress; result: DraftSummary[] }
+  'drafts:create': { request: WeblogAddress; result: PostDraft }
+  'drafts:get': { request: DraftRef; result: PostDraft }
+  'drafts:save': { request: DraftEdit; result: DraftSummary }
+  'drafts:revisions': { request: DraftRef; result: RevisionSummary[] }
+  'drafts:restore': { request: RevisionRef; result: PostDraft }
+  /** Queues the draft for publishing; resolves once the queue is safely on disk. */
+  'drafts:publish': { request: DraftRef; result: DraftSummary }
+  /** Deletes a draft never published; queues the deletion of a published post. */
+  'drafts:remove': { request: DraftRef; result: null }
+  'drafts:resolveConflict': { request: ConflictResolution; result: PostDraft }
+
+  'media:importFile': { request: FileRef; result: LocalImage }
+  'media:importBytes': { request: PastedImage; result: LocalImage }
+  'media:preview': { request: MediaRef; result: LocalImage }
+
+  'posts:page': { request: PostsPageRequest; result: PostsPage }
+  /** Opens a published post in the editor: its local draft, made from the server's copy if there is none. */
+  'posts:edit': { request: RemotePostRef; result: PostDraft }
+  'posts:delete': { request: RemotePostRef; result: null }
+
+  'categories:list': { request: CategoriesRequest; result: CategoryListing }
+
+  'albums:list': { request: CollectionsRequest; result: CollectionListing }
+  'albums:photos': { request: CollectionRef; result: AlbumPhoto[] }
+  'photos:preview': { request: FileRef; result: PhotoPreview }
+  'photos:add': { request: NewAlbumPhoto; result: OutboxItem }
+
+  'lists:list': { request: CollectionsRequest; result: CollectionListing }
+  'lists:items': { request: CollectionRef; result: ListEntry[] }
+  'lists:add': { request: NewListEntry; result: OutboxItem }
+
+  'friends:list': { request: AccountRef; result: FriendSummary[] }
+  'friends:add': { request: NewFriend; result: FriendSummary }
+  'friends:remove': { request: FriendRef; result: null }
+  /** The people the account's own user added as neighbours. */
+  'friends:neighbours': { request: AccountRef; result: Person[] }
+
+  /** The friend's feed as cached, without waiting for the service. */
+  'feed:open': { request: FriendRef; result: FeedState }
+  'feed:events': { request: FeedSlice; result: ActivityEvent[] }
+  'feed:refresh': { request: FriendRef; result: FeedState }
+  'feed:older': { request: FriendRef; result: FeedState }
+  'feed:markSeen': { request: SeenRef; result: FriendSummary }
 }
 
 export interface Events {
   'accounts:changed': AccountSummary[]
+  'app:statusChanged': AppStatus
+  'app:command': AppCommand
+  /** One operation's new state. */
+  'outbox:changed': OutboxItem
+  'outbox:progress': UploadProgress
+  'drafts:changed': DraftSummary
+  'friends:updated': FriendSummary
 }
 
 export type Channel = keyof Channels
@@ -18,7 +146,25 @@ export type Event = keyof Events
 export type RequestOf<C extends Channel> = Channels[C]['request']
 export type ResultOf<C extends Channel> = Channels[C]['result']
 
-const accountId = text({ maxLength: 64 })
+/** A pasted image may be as large as a photo the service takes. */
+const MAX_PASTED_IMAGE_BYTES = 20 * 1024 * 1024
+const MAX_POST_HTML = 5 * 1024 * 1024
+
+const id = text({ maxLength: 64 })
+const uri = text({ maxLength: 2048 })
+const path = text({ maxLength: 4096 })
+const title = text({ maxLength: 1024, allowEmpty: true })
+const html = text({ maxLength: MAX_POST_HTML, allowEmpty: true })
+const categories = list(text({ maxLength: 255 }), { maxItems: 200 })
+const accountRef = record<AccountRef>({ accountId: id })
+const weblogAddress = record<WeblogAddress>({ accountId: id, weblogPostUri: uri })
+const draftRef = record<DraftRef>({ draftId: id })
+const operationRef = record<OperationRef>({ operationId: integer({ min: 1, max: Number.MAX_SAFE_INTEGER }) })
+const remotePostRef = record<RemotePostRef>({ accountId: id, weblogPostUri: uri, editUri: uri })
+const collectionsRequest = record<CollectionsRequest>({ accountId: id, refresh: boolean })
+const collectionRef = record<CollectionRef>({ accountId: id, collectionUri: uri })
+const fileRef = record<FileRef>({ path })
+const friendRef = record<FriendRef>({ friendId: id })
 
 export const requestChecks: { [C in Channel]: Check<RequestOf<C>> } = {
   'accounts:list': nothing,
@@ -27,11 +173,105 @@ export const requestChecks: { [C in Channel]: Check<RequestOf<C>> } = {
     username: text({ maxLength: 255 }),
     apiPassword: text({ maxLength: 1024 }),
   }),
-  'weblogs:list': record<WeblogRef>({ accountId }),
+  'accounts:remove': accountRef,
+  'accounts:updatePassword': record<PasswordChange>({ accountId: id, apiPassword: text({ maxLength: 1024 }) }),
+  'accounts:connectJson': record<JsonConnection>({
+    accountId: id,
+    jsonBase: httpUrl,
+    apiKey: text({ maxLength: 255 }),
+    apiSecret: text({ maxLength: 1024 }),
+  }),
+  'accounts:cancelSignIn': accountRef,
+  'accounts:trySandbox': nothing,
+  'weblogs:list': record<WeblogRef>({ accountId: id }),
+
+  'app:status': nothing,
+  'app:openExternal': record<{ url: string }>({ url: httpUrl }),
+
+  'outbox:list': nothing,
+  'outbox:retry': operationRef,
+  'outbox:discard': operationRef,
+
+  'drafts:list': weblogAddress,
+  'drafts:create': weblogAddress,
+  'drafts:get': draftRef,
+  'drafts:save': record<DraftEdit>({
+    draftId: id,
+    title: optional(title),
+    content: optional(html),
+    categories: optional(categories),
+  }),
+  'drafts:revisions': draftRef,
+  'drafts:restore': record<RevisionRef>({ draftId: id, revisionId: integer({ min: 1, max: Number.MAX_SAFE_INTEGER }) }),
+  'drafts:publish': draftRef,
+  'drafts:remove': draftRef,
+  'drafts:resolveConflict': record<ConflictResolution>({
+    draftId: id,
+    choice: oneOf(['mine', 'theirs', 'merged']),
+    merged: nullable(record<{ title: string; content: string; categories: string[] }>({ title, content: html, categories })),
+  }),
+
+  'media:importFile': fileRef,
+  'media:importBytes': record<PastedImage>({
+    name: text({ maxLength: 255 }),
+    type: text({ maxLength: 100 }),
+    bytes: bytes({ maxBytes: MAX_PASTED_IMAGE_BYTES }),
+  }),
+  'media:preview': record<MediaRef>({ hash: text({ maxLength: 64 }) }),
+
+  'posts:page': record<PostsPageRequest>({ accountId: id, weblogPostUri: uri, pageUri: nullable(uri) }),
+  'posts:edit': remotePostRef,
+  'posts:delete': remotePostRef,
+
+  'categories:list': record<CategoriesRequest>({ accountId: id, weblogPostUri: uri, refresh: boolean }),
+
+  'albums:list': collectionsRequest,
+  'albums:photos': collectionRef,
+  'photos:preview': fileRef,
+  'photos:add': record<NewAlbumPhoto>({
+    accountId: id,
+    collectionUri: uri,
+    path,
+    title: text({ maxLength: 255 }),
+    caption: nullable(text({ maxLength: 4096, allowEmpty: true })),
+    stripGps: boolean,
+  }),
+
+  'lists:list': collectionsRequest,
+  'lists:items': collectionRef,
+  'lists:add': record<NewListEntry>({
+    accountId: id,
+    collectionUri: uri,
+    listType: oneOf(['music', 'book', 'person', 'link']),
+    fields: textMap({ maxEntries: 16, maxLength: 2048 }),
+    rating: nullable(integer({ min: 1, max: 5 })),
+    notes: nullable(text({ maxLength: 8192, allowEmpty: true })),
+  }),
+
+  'friends:list': accountRef,
+  'friends:add': record<NewFriend>({ accountId: id, username: text({ maxLength: 255 }) }),
+  'friends:remove': friendRef,
+  'friends:neighbours': accountRef,
+
+  'feed:open': friendRef,
+  'feed:events': record<FeedSlice>({
+    friendId: id,
+    offset: integer({ min: 0, max: 10_000_000 }),
+    limit: integer({ min: 1, max: 500 }),
+  }),
+  'feed:refresh': friendRef,
+  'feed:older': friendRef,
+  'feed:markSeen': record<SeenRef>({ friendId: id, upTo: optional(text({ maxLength: 512 })) }),
 }
 
 export const eventNames: { [E in Event]: true } = {
   'accounts:changed': true,
+  'app:statusChanged': true,
+  'app:command': true,
+  'outbox:changed': true,
+  'outbox:progress': true,
+  'drafts:changed': true,
+  'friends:updated': true,
 }
 
 export const channels = Object.keys(requestChecks) as Channel[]

@@ -59,3 +59,70 @@ export function record<T extends object>(fields: { [K in keyof T]: Check<T[K]> }
     return result as T
   }
 }
+
+/** A whole number within [min, max]. */
+export function integer(options: { min: number; max: number }): Check<number> {
+  return (value, path) => {
+    if (typeof value !== 'number' || !Number.isInteger(value)) throw new ContractViolation(path, 'must be a whole number')
+    if (value < options.min || value > options.max) {
+      throw new ContractViolation(path, `must be between ${options.min} and ${options.max}`)
+    }
+    return value
+  }
+}
+
+export const boolean: Check<boolean> = (value, path) => {
+  if (typeof value !== 'boolean') throw new ContractViolation(path, 'must be true or false')
+  return value
+}
+
+/** One of a fixed set of strings. */
+export function oneOf<T extends string>(choices: readonly T[]): Check<T> {
+  return (value, path) => {
+    if (typeof value !== 'string' || !(choices as readonly string[]).includes(value)) {
+      throw new ContractViolation(path, `must be one of ${choices.join(', ')}`)
+    }
+    return value as T
+  }
+}
+
+/** `check`, or null (an absent field counts as null). */
+export function nullable<T>(check: Check<T>): Check<T | null> {
+  return (value, path) => (value === undefined || value === null ? null : check(value, path))
+}
+
+/** `check`, or undefined: for fields a request may leave out, such as the parts of a draft that did not change. */
+export function optional<T>(check: Check<T>): Check<T | undefined> {
+  return (value, path) => (value === undefined ? undefined : check(value, path))
+}
+
+export function list<T>(check: Check<T>, options: { maxItems: number }): Check<T[]> {
+  return (value, path) => {
+    if (!Array.isArray(value)) throw new ContractViolation(path, 'must be a list')
+    if (value.length > options.maxItems) throw new ContractViolation(path, `must hold at most ${options.maxItems} items`)
+    return value.map((item, index) => check(item, `${path}[${index}]`))
+  }
+}
+
+/** Binary data (a pasted image), as the structured clone delivers it. */
+export function bytes(options: { maxBytes: number }): Check<Uint8Array> {
+  return (value, path) => {
+    if (!(value instanceof Uint8Array)) throw new ContractViolation(path, 'must be binary data')
+    if (value.byteLength > options.maxBytes) {
+      throw new ContractViolation(path, `must be at most ${Math.round(options.maxBytes / (1024 * 1024))} MB`)
+    }
+    return value
+  }
+}
+
+/** A string-to-string map with few, short entries (a typed list item's fields). */
+export function textMap(options: { maxEntries: number; maxLength: number }): Check<Record<string, string>> {
+  const key = text({ maxLength: 64 })
+  const entry = text({ maxLength: options.maxLength, allowEmpty: true })
+  return (value, path) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ContractViolation(path, 'must be an object')
+    const entries = Object.entries(value as Record<string, unknown>)
+    if (entries.length > options.maxEntries) throw new ContractViolation(path, `must hold at most ${options.maxEntries} fields`)
+    return Object.fromEntries(entries.map(([name, field]) => [key(name, `${path} key`), entry(field, `${path}.${name}`)]))
+  }
+}

@@ -7,6 +7,16 @@ export interface AccountSummary {
   label: string
   atomBase: string
   username: string
+  /** The account's JSON side (activity feed), once connected. */
+  json: AccountJsonSummary | null
+  /** Why publishing is paused for this account (the server refused its password), or null. */
+  paused: string | null
+}
+
+export interface AccountJsonSummary {
+  jsonBase: string
+  /** The person the access token acts for; null until OAuth sign-in completed. */
+  username: string | null
 }
 
 export interface NewAccount {
@@ -32,4 +42,382 @@ export interface Weblog {
   uploadUri: string | null
   categoriesUri: string | null
   homeUrl: string | null
+}
+
+// ── Accounts ─────────────────────────────────────────────────────────────────────────────────────────────────────
+
+export interface AccountRef {
+  accountId: string
+}
+
+export interface PasswordChange {
+  accountId: string
+  apiPassword: string
+}
+
+/** The JSON side of an account: the key identifies Blogdesk to the service; sign-in then runs OAuth in a window. */
+export interface JsonConnection {
+  accountId: string
+  jsonBase: string
+  apiKey: string
+  apiSecret: string
+}
+
+// ── App status and the outbox ────────────────────────────────────────────────────────────────────────────────────
+
+export interface OutboxCounts {
+  /** Queued or being sent. */
+  waiting: number
+  /** Needing attention or in conflict. */
+  needsAttention: number
+}
+
+export interface AppStatus {
+  /** The computer has a network connection (the OS says so). */
+  online: boolean
+  outbox: OutboxCounts
+  /** Accounts whose publishing is paused until the person signs in again, with why. */
+  paused: { accountId: string; reason: string }[]
+}
+
+/** What the application menu asks of the window that has the focus. */
+export type AppCommand = 'new-post' | 'save' | 'publish' | 'insert-link' | 'find'
+
+export type OutboxItemKind = 'post.create' | 'post.update' | 'post.delete' | 'upload' | 'photo' | 'list-item'
+export type OutboxItemState = 'queued' | 'sending' | 'done' | 'needs-attention' | 'conflict'
+
+/** One operation of the outbox, in words for the status panel. */
+export interface OutboxItem {
+  id: number
+  accountId: string
+  kind: OutboxItemKind
+  state: OutboxItemState
+  /** What it is about: the post's title, the photo's title, the list item's name. */
+  title: string
+  /** Where it goes: the weblog's, album's or list's PostURI. */
+  queueKey: string
+  draftId: string | null
+  attempts: number
+  /** Why it is waiting or stopped, in words; null when all is well. */
+  lastError: string | null
+  /** When the next attempt starts (ISO), when it is waiting to retry. */
+  nextAttemptAt: string | null
+  enqueuedAt: string
+  /** Where the result lives on the server, once done (a permalink, a photo's URL). */
+  resultUrl: string | null
+}
+
+export interface OperationRef {
+  operationId: number
+}
+
+export interface UploadProgress {
+  operationId: number
+  /** Bytes sent so far, of `total`. */
+  sent: number
+  total: number
+}
+
+// ── Drafts and the editor ────────────────────────────────────────────────────────────────────────────────────────
+
+export interface WeblogAddress {
+  accountId: string
+  /** The weblog's PostURI. */
+  weblogPostUri: string
+}
+
+export type DraftState = 'draft' | 'queued' | 'sending' | 'published' | 'needs-attention' | 'conflict' | 'deleting' | 'deleted'
+
+export interface DraftSummary {
+  id: string
+  accountId: string
+  weblogPostUri: string
+  title: string
+  /** The first words of the text, for the list. */
+  excerpt: string
+  state: DraftState
+  /** The published post's page, once it has one. */
+  permalink: string | null
+  lastError: string | null
+  updatedAt: string
+}
+
+/** The server's copy of a post that changed under a draft, kept for the side-by-side view. */
+export interface PostVersion {
+  title: string
+  /** HTML */
+  content: string
+  categories: string[]
+  modified: string | null
+}
+
+export interface PostDraft extends DraftSummary {
+  /** HTML; images not yet uploaded are `<img src="blogdesk-media:<sha256>">`. */
+  content: string
+  categories: string[]
+  /** Set while the draft is in conflict: the server's version. */
+  conflict: PostVersion | null
+}
+
+export interface DraftRef {
+  draftId: string
+}
+
+/** The parts of a draft that changed; the rest stays. */
+export interface DraftEdit {
+  draftId: string
+  title?: string
+  content?: string
+  categories?: string[]
+}
+
+export interface RevisionSummary {
+  id: number
+  title: string
+  excerpt: string
+  words: number
+  savedAt: string
+}
+
+export interface RevisionRef {
+  draftId: string
+  revisionId: number
+}
+
+export type ConflictChoice = 'mine' | 'theirs' | 'merged'
+
+export interface ConflictResolution {
+  draftId: string
+  choice: ConflictChoice
+  /** The text merged by hand; only with `merged`. */
+  merged: { title: string; content: string; categories: string[] } | null
+}
+
+/** An image copied into Blogdesk for a post, shown from a preview until the post is published. */
+export interface LocalImage {
+  /** SHA-256 of the image: its reference in a draft is `blogdesk-media:<hash>`. */
+  hash: string
+  /** A data: URL of a scaled-down copy, for showing in the editor. */
+  previewUrl: string
+  width: number | null
+  height: number | null
+}
+
+export interface FileRef {
+  /** A path from the file picker or a drop (webUtils.getPathForFile). */
+  path: string
+}
+
+export interface PastedImage {
+  name: string
+  type: string
+  bytes: Uint8Array
+}
+
+export interface MediaRef {
+  hash: string
+}
+
+// ── Posts on the server and categories ──────────────────────────────────────────────────────────────────────────
+
+export interface PostsPageRequest extends WeblogAddress {
+  /** A page's URI from a previous PostsPage (`next`); null for the newest page. */
+  pageUri: string | null
+}
+
+export interface RemotePostSummary {
+  editUri: string
+  title: string
+  excerpt: string
+  permalink: string | null
+  issued: string | null
+  categories: string[]
+  /** The local draft editing this post, if there is one. */
+  draftId: string | null
+}
+
+export interface PostsPage {
+  posts: RemotePostSummary[]
+  next: string | null
+  /** The server could not be reached: this is the page as last seen, fetched at `fetchedAt`. */
+  offline: boolean
+  fetchedAt: string | null
+}
+
+export interface RemotePostRef extends WeblogAddress {
+  editUri: string
+}
+
+export interface CategoriesRequest extends WeblogAddress {
+  /** Ask the server now (the picker opened online), rather than answer from the cache alone. */
+  refresh: boolean
+}
+
+export interface CategoryListing {
+  categories: string[]
+  /** When the list was last read from the server; null if never. */
+  fetchedAt: string | null
+  /** The server could not be reached, or the weblog has no CategoryURI: in words. */
+  problem: string | null
+}
+
+// ── Photo albums and typed lists ────────────────────────────────────────────────────────────────────────────────
+
+export interface CollectionsRequest extends AccountRef {
+  refresh: boolean
+}
+
+export type ListType = 'music' | 'book' | 'person' | 'link'
+
+export interface CollectionSummary {
+  title: string
+  postUri: string
+  homeUrl: string | null
+  /**
+   * For a typed list: what it holds, as the person said when first adding to it (the lists listing does not say);
+   * null for a photo album, and for a list nothing was added to from here yet.
+   */
+  listType: ListType | null
+}
+
+export interface CollectionListing {
+  collections: CollectionSummary[]
+  fetchedAt: string | null
+  problem: string | null
+}
+
+export interface CollectionRef extends AccountRef {
+  /** The album's or list's PostURI. */
+  collectionUri: string
+}
+
+/** A photo Blogdesk sent to the album, as the server answered (the Atom interface offers no way to read an album). */
+export interface AlbumPhoto {
+  title: string
+  caption: string | null
+  /** The photo's public page. */
+  url: string | null
+  thumbnailUrl: string | null
+  takenAt: string | null
+}
+
+/** What a photo dropped on an album shows before it is sent, read from its headers on this computer. */
+export interface PhotoPreview {
+  path: string
+  name: string
+  type: string
+  size: number
+  width: number | null
+  height: number | null
+  takenAt: string | null
+  /** "Canon EOS R6", or null when the photo does not say. */
+  camera: string | null
+  location: { latitude: number; longitude: number } | null
+  /** A data: URL of a small thumbnail, turned upright; null for a format this computer cannot decode (HEIC). */
+  thumbnailUrl: string | null
+}
+
+export interface NewAlbumPhoto extends CollectionRef {
+  path: string
+  title: string
+  caption: string | null
+  /** Take the GPS position out before the photo leaves this computer. */
+  stripGps: boolean
+}
+
+/** An item Blogdesk added to the list, with what the server filled in (the Atom interface cannot read a list). */
+export interface ListEntry {
+  /** The read-only title the server made ("Artist - Song", "Author: Title", a name, a site's title). */
+  title: string
+  fields: Record<string, string>
+  rating: number | null
+  notes: string | null
+  issued: string | null
+}
+
+export interface NewListEntry extends CollectionRef {
+  listType: ListType
+  /** The type's elements by local name (title, artist, isbn, homepage, url, …). */
+  fields: Record<string, string>
+  /** 1–5, for music and books. */
+  rating: number | null
+  notes: string | null
+}
+
+// ── Friends and the activity feed ───────────────────────────────────────────────────────────────────────────────
+
+export interface Person {
+  urlId: string
+  username: string
+  displayName: string
+  avatarUrl: string
+  /** With `{spec}` (e.g. 50si) where the server scales avatars; null otherwise. */
+  avatarTemplate: string | null
+  profilePageUrl: string
+}
+
+export interface FriendSummary extends Person {
+  /** The friend's id in Blogdesk (not the server's). */
+  id: string
+  accountId: string
+  /** Events that arrived since the reader last looked. */
+  newCount: number
+  /** The last look could not reach the service. */
+  offline: boolean
+  problem: string | null
+}
+
+export interface FriendRef {
+  friendId: string
+}
+
+export interface NewFriend extends AccountRef {
+  /** A username or urlId. */
+  username: string
+}
+
+export type ActivityVerb = 'NewAsset' | 'AddedFavorite' | 'AddedNeighbor'
+
+/** One event of a friend's stream, as the feed shows it. */
+export interface ActivityEvent {
+  urlId: string
+  verb: ActivityVerb | string
+  published: string
+  actor: Person
+  object: {
+    kind: 'Post' | 'Comment' | 'User' | string
+    title: string | null
+    excerpt: string | null
+    /** HTML as the server sent it: sanitise before it reaches the DOM. */
+    html: string | null
+    permalink: string | null
+    /** For AddedNeighbor: the person added. */
+    person: Person | null
+    /** For a photo: its thumbnail (or the photo, when the server made no thumbnail). */
+    imageUrl: string | null
+  }
+}
+
+export interface FeedState {
+  friend: FriendSummary
+  /** Cached events, newest first; read them with feed:events. */
+  total: number
+  newCount: number
+  hasOlder: boolean
+  /** What is shown is the cache: the service could not be reached. */
+  offline: boolean
+  problem: string | null
+  /** The newest cached event's urlId (null when none): the reader has seen up to it once it is shown. */
+  newestUrlId: string | null
+}
+
+export interface FeedSlice extends FriendRef {
+  /** From the newest cached event. */
+  offset: number
+  limit: number
+}
+
+export interface SeenRef extends FriendRef {
+  /** The newest event the reader has been shown: events above it stay new. Without it, everything is seen. */
+  upTo?: string
 }

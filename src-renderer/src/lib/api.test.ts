@@ -10,9 +10,16 @@ import {
 } from '../../../src-preload/contract'
 import type { Api, ApiError } from './api'
 
-const melody: AccountSummary = { id: 'a1', label: 'melody @ blog.example', atomBase: 'https://blog.example', username: 'melody' }
+const melody: AccountSummary = {
+  id: 'a1',
+  label: 'melody @ blog.example',
+  atomBase: 'https://blog.example',
+  username: 'melody',
+  json: null,
+  paused: null,
+}
 
-const handlers: Handlers = {
+const handlers = {
   'accounts:list': async () => [melody],
   'accounts:add': async () => {
     throw new BlogdeskError('auth', 'blog.example refused the username or API password.')
@@ -20,7 +27,7 @@ const handlers: Handlers = {
   'weblogs:list': async () => {
     throw new TypeError('weblogs is not iterable')
   },
-}
+} as Partial<Handlers> as Handlers
 
 const changeListeners = new Set<(payload: unknown) => void>()
 let transportBroken = false
@@ -31,6 +38,7 @@ const transport: Transport = {
     changeListeners.add(listener)
     return () => changeListeners.delete(listener)
   },
+  pathOf: (file) => `/home/melody/${file.name}`,
 }
 
 let api: Api
@@ -92,5 +100,9 @@ describe('api', () => {
     unsubscribe()
     for (const listener of changeListeners) listener([])
     expect(received).toEqual([[melody]])
+  })
+
+  it("gives a dropped file's path synchronously, not as a call to unwrap", () => {
+    expect(api.files.pathOf(new File([], 'cat.jpg'))).toBe('/home/melody/cat.jpg')
   })
 })
