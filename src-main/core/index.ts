@@ -1,16 +1,25 @@
 // The main process's core: everything Blogdesk does, with no Electron in sight, so it runs under plain Node in tests.
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Event, Events, Handlers } from '../../src-preload/contract'
+import type { Handlers } from '../../src-preload/contract'
 import { Accounts, type Vault } from './accounts'
 import type { Fetch } from './atom'
 import { FeedPoller } from './feed'
-import { LocalStore } from './store'
+import { accountsHandlers } from './handlers/accounts'
+import { collectionsHandlers } from './handlers/collections'
+import { draftsHandlers } from './handlers/drafts'
+import { feedHandlers } from './handlers/feed'
+import { outboxHandlers } from './handlers/outbox'
+import { postsHandlers } from './handlers/posts'
+import type { CoreEventListener, Services } from './handlers/services'
+import type { Platform } from './platform'
+import { Caches, Drafts, LocalStore, MediaCopies } from './store'
 import { accountsForSync, SyncEngine } from './sync'
 
 export {
   Accounts,
   FileVault,
+  OAUTH_CALLBACK_PATH,
   SIGN_IN_TIMEOUT_MS,
   type JsonConsumer,
   type JsonCredentials,
@@ -32,6 +41,8 @@ export {
   type Stream,
 } from './json'
 export { AtomClient, RequestFailure, type FailureKind, type FeedPage, type PostToSend, type RemotePost } from './atom'
+export type { CoreEventListener } from './handlers/services'
+export type { Connectivity, Platform, SandboxDetails, ShownPage } from './platform'
 export { MAX_MEDIA_BYTES, readPhotoPreview, type ImageType, type PhotoPreview } from './media'
 export {
   Caches,
@@ -73,11 +84,11 @@ export interface CoreOptions {
   /** Where the local store lives (the app's userData in Electron, a temp dir in tests). */
   dataDir: string
   vault: Vault
+  /** What the desktop offers: connectivity, the browser, the built-in sandbox, a window for OAuth. */
+  platform: Platform
   /** Electron's net.fetch in the app (system proxy and certificates); Node's fetch by default. */
   fetch?: Fetch
 }
-
-export type CoreEventListener = <E extends Event>(event: E, payload: Events[E]) => void
 
 export interface Core {
   handlers: Handlers
@@ -95,6 +106,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   await mkdir(options.dataDir, { recursive: true })
   const store = LocalStore.open(join(options.dataDir, 'blogdesk.sqlite'))
   const listeners = new Set<CoreEventListener>()
+  const cleanups: (() => void)[] = []
   const emit: CoreEventListener = (event, payload) => {
     for (const listener of listeners) listener(event, payload)
   }
@@ -104,17 +116,37 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     vault: options.vault,
     fetch,
     onChanged: (list) => emit('accounts:changed', list),
+    // Asked only after openCore has returned, when `sync` exists.
+    pausedReason: (accountId): string | null => sync.pausedAccounts().find((paused) => paused.accountId === accountId)?.reason ?? null,
   })
-  const sync = new SyncEngine({ store, accounts: accountsForSync(accounts, fetch) })
-  sync.start()
+  const drafts = new Drafts(store)
+  const caches = new Caches(store)
+  const media = new MediaCopies(store)
+  const sync = new SyncEngine({ store, accounts: accountsForSync(accounts, fetch), drafts, caches, media })
   const feed = new FeedPoller({ store, clientOf: (accountId) => accounts.jsonClient(accountId) })
-  feed.start()
-
-  const handlers: Handlers = {
-    'accounts:list': async () => accounts.list(),
-    'accounts:add': (request) => accounts.add(request),
-    'weblogs:list': (request) => accounts.weblogs(request.accountId),
+  const services: Services = {
+    store,
+    accounts,
+    sync,
+    feed,
+    drafts,
+    caches,
+    media,
+    platform: options.platform,
+    fetch,
+    emit,
+    onClose: (cleanup) => void cleanups.push(cleanup),
   }
+  const handlers: Handlers = {
+    ...accountsHandlers(services),
+    ...outboxHandlers(services),
+    ...draftsHandlers(services),
+    ...postsHandlers(services),
+    ...collectionsHandlers(services),
+    ...feedHandlers(services),
+  }
+  sync.start()
+  feed.start()
 
   return {
     handlers,
@@ -127,6 +159,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     feed,
     async close() {
       listeners.clear()
+      for (const cleanup of cleanups.splice(0)) cleanup()
       await feed.stop()
       await sync.stop()
       store.close()

@@ -14,6 +14,8 @@ interface StoredAccount {
   atomBase: string
   weblogRoot: string
   username: string
+  jsonBase: string | null
+  jsonUsername: string | null
 }
 
 const apiPasswordKey = (accountId: string) => `account:${accountId}:api-password`
@@ -23,6 +25,7 @@ export class Accounts {
   readonly #vault: Vault
   readonly #fetch: Fetch
   readonly #changed: (accounts: AccountSummary[]) => void
+  readonly #pausedReason: (accountId: string) => string | null
   readonly #json: JsonSides
 
   constructor(options: {
@@ -30,6 +33,8 @@ export class Accounts {
     vault: Vault
     fetch: Fetch
     onChanged: (accounts: AccountSummary[]) => void
+    /** Why the sync engine paused the account's publishing (the server refused its password), or null. */
+    pausedReason?: (accountId: string) => string | null
     /** How long an OAuth sign-in waits for the person to answer (ten minutes by default). */
     signInTimeoutMs?: number
   }) {
@@ -37,11 +42,21 @@ export class Accounts {
     this.#vault = options.vault
     this.#fetch = options.fetch
     this.#changed = options.onChanged
+    this.#pausedReason = options.pausedReason ?? (() => null)
     this.#json = new JsonSides(options)
   }
 
   list(): AccountSummary[] {
-    return this.#store.all('SELECT * FROM accounts ORDER BY created_at, id').map(fromRow).map(summarize)
+    return this.#store.all('SELECT * FROM accounts ORDER BY created_at, id').map((row) => this.#summarize(fromRow(row)))
+  }
+
+  summary(accountId: string): AccountSummary {
+    return this.#summarize(this.#find(accountId))
+  }
+
+  /** Tells whoever follows the accounts how they stand now, e.g. after the sync engine paused or resumed one. */
+  announce(): void {
+    this.#changed(this.list())
   }
 
   /** Adds an account only after the server has accepted its credentials and shown its weblog listing. */
@@ -53,20 +68,50 @@ export class Accounts {
     if (this.#store.get('SELECT 1 FROM accounts WHERE weblog_root = :weblogRoot AND username = :username', { weblogRoot, username })) {
       throw new BlogdeskError('rejected', `${username} at ${new URL(weblogRoot).host} is already in your accounts.`)
     }
-    const account: StoredAccount = { id: randomUUID(), atomBase, weblogRoot, username }
+    const account: StoredAccount = { id: randomUUID(), atomBase, weblogRoot, username, jsonBase: null, jsonUsername: null }
     await this.#vault.set(apiPasswordKey(account.id), request.apiPassword)
     try {
       this.#store.run(
         `INSERT INTO accounts (id, atom_base, weblog_root, username, created_at)
          VALUES (:id, :atomBase, :weblogRoot, :username, :createdAt)`,
-        { ...account, createdAt: new Date().toISOString() },
+        { id: account.id, atomBase, weblogRoot, username, createdAt: new Date().toISOString() },
       )
     } catch (error) {
       await this.#vault.delete(apiPasswordKey(account.id))
       throw error
     }
     this.#changed(this.list())
-    return summarize(account)
+    return this.#summarize(account)
+  }
+
+  /**
+   * Keeps a new API password once the server has accepted it by showing the weblog listing; a refused one changes
+   * nothing. Resuming publishing that a refusal paused is the sync engine's part.
+   */
+  async updatePassword(accountId: string, apiPassword: string): Promise<AccountSummary> {
+    const account = this.#find(accountId)
+    await listWeblogs(this.#fetch, account.weblogRoot, { username: account.username, password: apiPassword })
+    await this.#vault.set(apiPasswordKey(account.id), apiPassword)
+    return this.#summarize(this.#find(accountId))
+  }
+
+  /**
+   * Forgets the account: its row and, with it, everything the store keeps for it (drafts and their revisions, caches,
+   * outbox operations, friends and their events, by the schema's cascades), then its secrets in the vault. The sync
+   * engine must not be sending for it meanwhile (SyncEngine.holdAccount).
+   */
+  async remove(accountId: string): Promise<void> {
+    const account = this.#find(accountId)
+    this.#store.run('DELETE FROM accounts WHERE id = :accountId', { accountId: account.id })
+    // The row goes first: secrets left by a failure here are unreachable, whereas a row without its secrets is not.
+    await this.#vault.delete(apiPasswordKey(account.id))
+    await this.#json.forget(account.id)
+    this.#changed(this.list())
+  }
+
+  /** The weblog root listing the account was found at; its gallery and lists roots sit beside it (collectionRoot). */
+  weblogRoot(accountId: string): string {
+    return this.#find(accountId).weblogRoot
   }
 
   async weblogs(accountId: string): Promise<Weblog[]> {
@@ -89,8 +134,10 @@ export class Accounts {
   }
 
   /** Gives the account a JSON side with an access token approved elsewhere (the sandbox's), once the service accepts it. */
-  attachJson(accountId: string, credentials: JsonCredentials): Promise<JsonSide> {
-    return this.#json.attach(this.#find(accountId).id, credentials)
+  async attachJson(accountId: string, credentials: JsonCredentials): Promise<JsonSide> {
+    const side = await this.#json.attach(this.#find(accountId).id, credentials)
+    this.#changed(this.list())
+    return side
   }
 
   /**
@@ -103,12 +150,27 @@ export class Accounts {
   ): Promise<{ authorizeUrl: string; completion: Promise<AccountSummary>; cancel: () => void }> {
     const account = this.#find(accountId)
     const signIn = await this.#json.beginSignIn(account.id, consumer)
-    return { ...signIn, completion: signIn.completion.then(() => summarize(account)) }
+    const completion = signIn.completion.then(() => {
+      this.#changed(this.list())
+      return this.summary(account.id)
+    })
+    return { ...signIn, completion }
   }
 
   /** The JSON client of the account's JSON side, signing with its access token. */
   jsonClient(accountId: string): JsonClient {
     return this.#json.client(this.#find(accountId).id)
+  }
+
+  #summarize(account: StoredAccount): AccountSummary {
+    return {
+      id: account.id,
+      label: `${account.username} @ ${new URL(account.weblogRoot).host}`,
+      atomBase: account.atomBase,
+      username: account.username,
+      json: account.jsonBase === null ? null : { jsonBase: account.jsonBase, username: account.jsonUsername },
+      paused: this.#pausedReason(account.id),
+    }
   }
 
   #find(accountId: string): StoredAccount {
@@ -124,14 +186,7 @@ function fromRow(row: Row): StoredAccount {
     atomBase: String(row['atom_base']),
     weblogRoot: String(row['weblog_root']),
     username: String(row['username']),
-  }
-}
-
-function summarize(account: StoredAccount): AccountSummary {
-  return {
-    id: account.id,
-    label: `${account.username} @ ${new URL(account.weblogRoot).host}`,
-    atomBase: account.atomBase,
-    username: account.username,
+    jsonBase: row['json_base'] == null ? null : String(row['json_base']),
+    jsonUsername: row['json_username'] == null ? null : String(row['json_username']),
   }
 }

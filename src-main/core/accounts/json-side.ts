@@ -130,6 +130,11 @@ export class JsonSides {
     return { authorizeUrl: withQuery(application.oauthAuthorizationUrl, 'oauth_token', requestToken.token), completion, cancel: callback.cancel }
   }
 
+  /** Deletes the account's JSON secrets from the vault (the store's columns go with the account's row). */
+  async forget(accountId: string): Promise<void> {
+    for (const key of Object.values(secretKeys(accountId))) await this.#vault.delete(key)
+  }
+
   /** A client for the account's JSON side, signing with its access token; the secrets are read at each request. */
   client(accountId: string): JsonClient {
     const side = this.describe(accountId)
@@ -195,7 +200,11 @@ export class JsonSides {
        WHERE id = :accountId`,
       { ...side, accountId },
     )
-    if (changes === 0) throw new BlogdeskError('not-found', 'That account is no longer in Blogdesk; it may have been removed.')
+    if (changes === 0) {
+      // Removed while the service was being asked: its secrets must not outlive it.
+      await this.forget(accountId)
+      throw new BlogdeskError('not-found', 'That account is no longer in Blogdesk; it may have been removed.')
+    }
     return side
   }
 }

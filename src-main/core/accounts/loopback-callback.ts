@@ -17,7 +17,8 @@ export interface LoopbackCallback {
   cancel(): void
 }
 
-const CALLBACK_PATH = '/blogdesk/oauth-callback'
+/** The shell's sign-in window may go here (on 127.0.0.1) and nowhere else off the service's own site. */
+export const CALLBACK_PATH = '/blogdesk/oauth-callback'
 
 export async function openLoopbackCallback(): Promise<LoopbackCallback> {
   let expectedToken: string | null = null

@@ -7,39 +7,11 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { AccountSummary } from '../../../src-preload/contract'
 import { LocalStore } from '../store'
+import { answerAuthorizePage } from '../testing/authorize-page'
 import { openTestCore, testCipher, type CoreFixture } from '../testing/core-fixture'
 import { startSandboxService, type SandboxService } from '../testing/sandbox-service'
 import { Accounts } from './accounts'
 import { FileVault } from './vault'
-
-/**
- * What a browser does with the authorize page: shows it and sends its form. Returns where the service sends the
- * browser next (core's loopback callback), for the test to follow as the browser would.
- */
-async function answerAuthorizePage(authorizeUrl: string, decision: 'approve' | 'deny', login: { username: string; password: string }): Promise<string> {
-  const page = await fetch(authorizeUrl)
-  expect(page.status).toBe(200)
-  const html = await page.text()
-  const field = (name: string) => unescapeHtml(new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!)
-  const action = new URL(unescapeHtml(/<form method="post" action="([^"]*)"/.exec(html)![1]!), authorizeUrl)
-  const sent = await fetch(action, {
-    method: 'POST',
-    body: new URLSearchParams({
-      oauth_token: field('oauth_token'),
-      form_token: field('form_token'),
-      username: login.username,
-      password: login.password,
-      decision,
-    }),
-    redirect: 'manual',
-  })
-  expect(sent.status).toBe(303)
-  return sent.headers.get('location')!
-}
-
-function unescapeHtml(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39);/g, (_entity, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]!)
-}
 
 describe('OAuth sign-in against the service', () => {
   let service: SandboxService
@@ -63,6 +35,8 @@ describe('OAuth sign-in against the service', () => {
 
   const consumer = () => ({ jsonBase: service.sandbox.jsonBase, apiKey: service.sandbox.apiKey, apiSecret: service.sandbox.apiSecret })
   const login = () => ({ username: service.sandbox.username, password: service.sandbox.loginPassword })
+  /** The account as the renderer sees it once its JSON side is signed in. */
+  const connected = (): AccountSummary => ({ ...account, json: { jsonBase: service.sandbox.jsonBase, username: service.sandbox.username } })
 
   it("signs in: request token, the person's approval, access token; then the account reads its JSON side", async () => {
     const { accounts } = fixture.core
@@ -75,7 +49,7 @@ describe('OAuth sign-in against the service', () => {
     expect(callbackPage.status).toBe(200)
     expect(await callbackPage.text()).toMatch(/Blogdesk is connected/)
 
-    expect(await signIn.completion).toEqual(account)
+    expect(await signIn.completion).toEqual(connected())
     const side = accounts.jsonSide(account.id)!
     expect(side).toMatchObject({ jsonBase: service.sandbox.jsonBase, apiKey: service.sandbox.apiKey, username: 'melody' })
 
@@ -105,7 +79,7 @@ describe('OAuth sign-in against the service', () => {
     expect(await refused.text()).toMatch(/not the sign-in Blogdesk is waiting for/)
 
     expect((await fetch(callbackUrl)).status).toBe(200)
-    expect(await signIn.completion).toEqual(account)
+    expect(await signIn.completion).toEqual(connected())
   })
 
   it('says so when the person denies access, and keeps nothing', async () => {

@@ -142,7 +142,11 @@ describe('the Atom client with the demo account', () => {
     expect(album).toMatchObject({ title: 'Summer in Lisbon', homeUrl: expect.stringMatching(/^http:/) })
 
     const withPosition = await client.postPhoto(album!.postUri, { path: sunsetPhoto, title: 'Sunset, as shot', type: 'image/jpeg' }, { idempotencyKey: key() })
-    expect(withPosition).toMatchObject({ id: expect.stringMatching(/^tag:/), thumbnail: expect.stringMatching(/\/media\/thumbnails\/\d+\.jpg$/) })
+    expect(withPosition).toMatchObject({
+      id: expect.stringMatching(/^tag:/),
+      thumbnail: expect.stringMatching(/\/media\/thumbnails\/\d+\.jpg$/),
+      taken: expect.stringMatching(/^2024-07-14T20:41:07/),
+    })
     expect(await (await fetch(withPosition.url!)).text()).toContain(sunsetPosition)
 
     const stripped = await client.postPhoto(

@@ -179,7 +179,7 @@ export class AtomClient {
     albumUri: string,
     photo: PhotoUpload,
     options: FileSendOptions,
-  ): Promise<{ id: string | null; url: string | null; thumbnail: string | null }> {
+  ): Promise<{ id: string | null; url: string | null; thumbnail: string | null; taken: string | null }> {
     const extensions: ExtensionElement[] = photo.filename ? [{ ns: NS.photo, name: 'filename', text: photo.filename }] : []
     const entry: EntryToWrite = { title: photo.title, summary: photo.summary ?? null, extensions }
     const file = { path: photo.path, name: photo.filename || photo.title, type: photo.type }
@@ -189,6 +189,7 @@ export class AtomClient {
       id: answer?.id ?? null,
       url: (answer && alternateOf(answer.links)) ?? response.location,
       thumbnail: (answer && extensionText(answer, NS.photo, 'thumbnail')) ?? null,
+      taken: (answer && extensionText(answer, NS.photo, 'taken')) ?? null,
     }
   }
 

@@ -17,6 +17,17 @@ export function weblogRootCandidates(atomBase: string): string[] {
   return [withPath(base, `${path}/t/atom/weblog`), withPath(base, `${path}/weblog`)]
 }
 
+/**
+ * The gallery or lists root listing beside a weblog root: TypePad's three roots (`/t/atom/weblog`, `/t/atom/gallery`,
+ * `/t/atom/lists`), and ours, differ only in their last segment. A server without photo albums or lists (Movable
+ * Type) answers there with a 404.
+ */
+export function collectionRoot(weblogRoot: string, kind: 'gallery' | 'lists'): string {
+  const root = new URL(weblogRoot)
+  root.pathname = root.pathname.replace(/\/weblog\/*$/, '') + `/${kind}`
+  return root.toString()
+}
+
 function withPath(base: URL, path: string): string {
   const url = new URL(base)
   url.pathname = path

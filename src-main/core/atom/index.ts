@@ -1,5 +1,5 @@
 export { AtomClient, type AtomClientOptions, type Collection, type FeedPage, type FileSendOptions, type FileUpload, type ListItemToSend, type PhotoUpload, type SendOptions } from './client'
-export { discoverWeblogRoot, listWeblogs, weblogRootCandidates, weblogsFromLinks } from './discovery'
+export { collectionRoot, discoverWeblogRoot, listWeblogs, weblogRootCandidates, weblogsFromLinks } from './discovery'
 export { clockSkewMs, hostOf, parseRetryAfter, RequestFailure, transportFailure, type FailureKind } from './failure'
 export { readLimitedText, type Fetch } from './http'
 export type { PostToSend, RemotePost } from './posts'

@@ -60,6 +60,12 @@ describe('FeedStore', () => {
     feed.applyHead(friendId, run(newestFirst(5, 4, 3, 2, 1), { connected: false, continuation: 'below-1' }), 1)
   })
   afterEach(() => {
+    // Whatever a test did, counting and slicing by position agree with the cache read whole.
+    const whole = feed.events(friendId).map((cached) => cached.urlId)
+    expect(feed.eventCount(friendId)).toBe(whole.length)
+    for (let offset = 0; offset <= whole.length; offset++) {
+      expect(feed.eventSlice(friendId, offset, 2).map((cached) => cached.urlId)).toEqual(whole.slice(offset, offset + 2))
+    }
     store.close()
     rmSync(dataDir, { recursive: true, force: true })
   })
@@ -80,6 +86,18 @@ describe('FeedStore', () => {
     expect(feed.friend(friendId)!.olderToken).toBe('below-1')
   })
 
+  it('counts as new only what is above the newest event the reader was shown', () => {
+    feed.applyHead(friendId, run(newestFirst(8, 7, 6, 5)), 2)
+    expect(feed.newestUrlId(friendId)).toBe('6e8')
+    feed.markSeen(friendId, '6e6')
+    expect(feed.friend(friendId)!.newCount).toBe(2)
+    feed.markSeen(friendId, '6e-gone')
+    expect(feed.friend(friendId)!.newCount, 'an event no longer cached was seen with the rest').toBe(0)
+    feed.applyHead(friendId, run(newestFirst(9, 8)), 3)
+    feed.markSeen(friendId)
+    expect(feed.friend(friendId)!.newCount).toBe(0)
+  })
+
   it('drops what the server no longer has inside the run, and places what appeared inside it', () => {
     const backdated = { ...event(0), urlId: '6e99' }
     expect(feed.applyHead(friendId, run([event(5), event(3), backdated, event(2)]), 2)).toEqual({ added: 1, newCount: 1 })
@@ -98,6 +116,27 @@ describe('FeedStore', () => {
     expect(feed.applyOlder(friendId, [{ ...event(0), urlId: '6e-1' }], null, 3)).toBe(1)
     expect(cachedNumbers()).toEqual([5, 4, 3, 2, 1, 0, -1])
     expect(feed.friend(friendId)).toMatchObject({ olderToken: null, reachedEnd: true })
+  })
+
+  it('reads slices of the cache newest first from any depth, by position', () => {
+    feed.applyOlder(friendId, newestFirst(0, -1, -2).map((older, index) => ({ ...older, urlId: `6e-${index}` })), 'below-2', 2)
+    const slice = (offset: number, limit: number) => feed.eventSlice(friendId, offset, limit).map((cached) => cached.urlId)
+    expect(feed.eventCount(friendId)).toBe(8)
+    expect(slice(0, 3)).toEqual(['6e5', '6e4', '6e3'])
+    expect(slice(4, 3)).toEqual(['6e1', '6e-0', '6e-1'])
+    expect(slice(7, 10)).toEqual(['6e-2'])
+    expect(slice(8, 10)).toEqual([])
+    expect(feed.cachedAmong(friendId, ['6e3', '6e42', '6e-1'])).toEqual(new Map([['6e3', 2], ['6e-1', 6]]))
+
+    const plan = store
+      .all(
+        `EXPLAIN QUERY PLAN SELECT event FROM friend_events WHERE friend_id = 'f1'
+         AND position >= (SELECT MIN(position) FROM friend_events WHERE friend_id = 'f1') + 5 ORDER BY position LIMIT 2`,
+      )
+      .map((step) => String(step['detail']))
+    expect(plan, 'the slice starts with a seek on the order index, not a walk past the events above it').toContain(
+      'SEARCH friend_events USING INDEX friend_events_in_order (friend_id=? AND position>?)',
+    )
   })
 
   it('records a failed look without touching the cache, and clears it at the next success', () => {

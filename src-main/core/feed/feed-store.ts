@@ -1,6 +1,10 @@
 // The feed's local cache (migration 4): the friends an account follows, and each friend's events in the stream's
 // order, kept for reading offline. Events are merged by urlId, so however often a page is read again, each event
 // is cached once. Every change is one transaction.
+//
+// A friend's events hold consecutive whole positions, newest first: news goes right above the top, older pages
+// right below the bottom, and a merged run fills exactly the span it replaces. So an event's offset from the newest
+// is its position minus the top's, and counting or slicing a cache of any length reads only the rows returned.
 import type { JsonEvent, JsonUser } from '../json'
 import type { LocalStore, Row } from '../store'
 
@@ -80,9 +84,36 @@ export class FeedStore {
       .map((row) => JSON.parse(String(row['event'])) as JsonEvent)
   }
 
-  knownUrlIds(friendId: string): Set<string> {
-    const rows = this.#store.all('SELECT url_id FROM friend_events WHERE friend_id = :friendId', { friendId })
-    return new Set(rows.map((row) => String(row['url_id'])))
+  /** How many events are cached for the friend: the span of their positions. */
+  eventCount(friendId: string): number {
+    // One extreme per subquery: SQLite finds each with a single seek on the order index, but scans it for both at once.
+    const span = this.#store.get(
+      `SELECT (SELECT MIN(position) FROM friend_events WHERE friend_id = :friendId) AS top,
+              (SELECT MAX(position) FROM friend_events WHERE friend_id = :friendId) AS bottom`,
+      { friendId },
+    )
+    return span?.['top'] === null || span?.['top'] === undefined ? 0 : Number(span['bottom']) - Number(span['top']) + 1
+  }
+
+  /** `limit` cached events from the `offset`th newest on, found by position: as fast deep in the cache as at its top. */
+  eventSlice(friendId: string, offset: number, limit: number): JsonEvent[] {
+    return this.#store
+      .all(
+        `SELECT event FROM friend_events
+         WHERE friend_id = :friendId AND position >= (SELECT MIN(position) FROM friend_events WHERE friend_id = :friendId) + :offset
+         ORDER BY position LIMIT :limit`,
+        { friendId, offset, limit },
+      )
+      .map((row) => JSON.parse(String(row['event'])) as JsonEvent)
+  }
+
+  /** Which of `urlIds` are cached for the friend, with their positions: one look-up per id, whatever the cache holds. */
+  cachedAmong(friendId: string, urlIds: readonly string[]): Map<string, number> {
+    const rows = this.#store.all(
+      'SELECT url_id, position FROM friend_events WHERE friend_id = :friendId AND url_id IN (SELECT value FROM json_each(:urlIds))',
+      { friendId, urlIds: JSON.stringify(urlIds) },
+    )
+    return new Map(rows.map((row) => [String(row['url_id']), Number(row['position'])]))
   }
 
   /**
@@ -95,29 +126,38 @@ export class FeedStore {
     return this.#store.transaction(() => {
       const friend = this.friend(friendId)
       if (!friend) return null
-      const cached = this.#store
-        .all('SELECT url_id, position FROM friend_events WHERE friend_id = :friendId ORDER BY position', { friendId })
-        .map((row) => ({ urlId: String(row['url_id']), position: Number(row['position']) }))
+      // Only the cache's top, down to the lowest event the run holds, is read: a long cache costs no more than a short one.
       const inWindow = new Set(window.events.map((event) => event.urlId))
-      const lastInWindow = cached.findLastIndex((event) => inWindow.has(event.urlId))
-      const keepsBelow = window.connected && !window.reachedEnd && !window.dropBelow
-      const below = keepsBelow ? cached.slice(lastInWindow + 1) : []
+      const known = this.cachedAmong(friendId, [...inWindow])
+      const lastInWindow = known.size === 0 ? null : Math.max(...known.values())
+      const keepsBelow = window.connected && !window.reachedEnd && !window.dropBelow && lastInWindow !== null
+      const topBelow = keepsBelow
+        ? this.#store.get('SELECT MIN(position) AS position FROM friend_events WHERE friend_id = :friendId AND position > :lastInWindow', {
+            friendId,
+            lastInWindow,
+          })?.['position']
+        : null
+      /** Where the cached events kept below the run begin; null when none are kept. */
+      const below = topBelow === null || topBelow === undefined ? null : Number(topBelow)
 
-      if (below.length === 0) {
+      if (below === null) {
         this.#store.run('DELETE FROM friend_events WHERE friend_id = :friendId', { friendId })
       } else {
-        for (const gone of cached.slice(0, lastInWindow + 1).filter((event) => !inWindow.has(event.urlId))) {
-          this.#store.run('DELETE FROM friend_events WHERE friend_id = :friendId AND url_id = :urlId', { friendId, urlId: gone.urlId })
+        const span = this.#store.all('SELECT url_id FROM friend_events WHERE friend_id = :friendId AND position <= :lastInWindow', {
+          friendId,
+          lastInWindow,
+        })
+        for (const gone of span.map((row) => String(row['url_id'])).filter((urlId) => !inWindow.has(urlId))) {
+          this.#store.run('DELETE FROM friend_events WHERE friend_id = :friendId AND url_id = :urlId', { friendId, urlId: gone })
         }
       }
-      const floor = below[0]?.position ?? window.events.length
+      const floor = below ?? window.events.length
       window.events.forEach((event, index) => this.#put(friendId, event, floor - window.events.length + index, now))
 
-      const known = new Set(cached.map((event) => event.urlId))
       const added = window.events.filter((event) => !known.has(event.urlId)).length
       // What was there when the friend was added is not news; everything after that is.
       const newCount = friend.lastSuccessAt === null ? friend.newCount : friend.newCount + added
-      const paging = below.length === 0 ? { olderToken: window.continuation, reachedEnd: window.reachedEnd ? 1 : 0 } : { olderToken: friend.olderToken, reachedEnd: 0 }
+      const paging = below === null ? { olderToken: window.continuation, reachedEnd: window.reachedEnd ? 1 : 0 } : { olderToken: friend.olderToken, reachedEnd: 0 }
       this.#store.run(
         `UPDATE friends SET new_count = :newCount, total_results = :totalResults, older_token = :olderToken,
            reached_end = :reachedEnd, last_polled_at = :now, last_success_at = :now, problem = NULL, offline = 0
@@ -132,7 +172,7 @@ export class FeedStore {
   applyOlder(friendId: string, events: readonly JsonEvent[], continuation: string | null, now: number): number {
     return this.#store.transaction(() => {
       if (!this.friend(friendId)) return 0
-      const known = this.knownUrlIds(friendId)
+      const known = new Set(this.cachedAmong(friendId, events.map((event) => event.urlId)).keys())
       const bottom = Number(this.#store.get('SELECT MAX(position) AS bottom FROM friend_events WHERE friend_id = :friendId', { friendId })?.['bottom'] ?? -1)
       let position = bottom
       let added = 0
@@ -160,8 +200,28 @@ export class FeedStore {
     })
   }
 
-  markSeen(friendId: string): void {
-    this.#store.run('UPDATE friends SET new_count = 0 WHERE id = :friendId', { friendId })
+  /**
+   * The reader has seen the friend's events from `upToUrlId` down (all of them without it): what is cached above it
+   * stays new. An event no longer cached counts as seen, with everything else.
+   */
+  markSeen(friendId: string, upToUrlId?: string): void {
+    if (upToUrlId === undefined) {
+      this.#store.run('UPDATE friends SET new_count = 0 WHERE id = :friendId', { friendId })
+      return
+    }
+    this.#store.run(
+      `UPDATE friends SET new_count = COALESCE(
+         (SELECT seen.position - (SELECT MIN(position) FROM friend_events WHERE friend_id = :friendId)
+          FROM friend_events seen WHERE seen.friend_id = :friendId AND seen.url_id = :upToUrlId), 0)
+       WHERE id = :friendId`,
+      { friendId, upToUrlId },
+    )
+  }
+
+  /** The newest cached event's urlId, or null when none is cached. */
+  newestUrlId(friendId: string): string | null {
+    const row = this.#store.get('SELECT url_id FROM friend_events WHERE friend_id = :friendId ORDER BY position LIMIT 1', { friendId })
+    return row ? String(row['url_id']) : null
   }
 
   setIntervalSeconds(friendId: string, seconds: number | null): void {
@@ -171,7 +231,9 @@ export class FeedStore {
   #put(friendId: string, event: JsonEvent, position: number, now: number): void {
     this.#store.run(
       `INSERT INTO friend_events (friend_id, url_id, position, event, fetched_at) VALUES (:friendId, :urlId, :position, :event, :now)
-       ON CONFLICT (friend_id, url_id) DO UPDATE SET position = excluded.position, event = excluded.event, fetched_at = excluded.fetched_at`,
+       ON CONFLICT (friend_id, url_id) DO UPDATE SET position = excluded.position, event = excluded.event, fetched_at = excluded.fetched_at
+       -- An event read again unchanged is left as it is: rewriting it would cost as much as caching it anew.
+       WHERE friend_events.position IS NOT excluded.position OR friend_events.event IS NOT excluded.event`,
       { friendId, urlId: event.urlId, position, event: JSON.stringify(event), now },
     )
   }

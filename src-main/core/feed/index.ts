@@ -5,6 +5,7 @@ export {
   FeedPoller,
   type FeedEvents,
   type FeedPollerOptions,
+  type FeedStatus,
   type Friend,
   type FriendFeed,
   type FriendUpdate,

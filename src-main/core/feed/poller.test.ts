@@ -12,7 +12,7 @@ import { LocalStore } from '../store'
 import { testCipher } from '../testing/core-fixture'
 import { ManualClock } from '../testing/manual-clock'
 import { startSandboxService, type SandboxService } from '../testing/sandbox-service'
-import { FeedPoller, type Friend, type FriendUpdate } from './poller'
+import { FeedPoller, type FeedStatus, type Friend, type FriendUpdate } from './poller'
 
 const INTERVAL_MS = 60_000
 const PAGE_SIZE = 5
@@ -88,6 +88,8 @@ describe('FeedPoller against the service', () => {
     expect(feed.events).toHaveLength(PAGE_SIZE)
     expect(new Set(urlIds(feed.events)).size).toBe(PAGE_SIZE)
     expect(feed.events.every((event) => event.actor.urlId === friend.urlId)).toBe(true)
+    expect(poller.status(friend.id)).toMatchObject({ total: PAGE_SIZE, newCount: 0, hasOlder: true })
+    expect(urlIds(poller.events(friend.id, 1, 2))).toEqual(urlIds(feed.events).slice(1, 3))
     expect(updates.at(-1)).toEqual({ friendId: friend.id, accountId, newCount: 0, offline: false })
     expect(untilNext()).toBe(INTERVAL_MS)
   })
@@ -119,13 +121,14 @@ describe('FeedPoller against the service', () => {
   })
 
   it('reads older pages with moreResultsToken down to the first event, each event once, past a refused token', async () => {
-    let feed = poller.cached(friend.id)
+    let feed: FeedStatus = poller.status(friend.id)
     expect(feed.hasOlder).toBe(true)
     // A token the service no longer takes (it refuses them after a day): paging starts again from the newest events.
     store.run(`UPDATE friends SET older_token = 'made.elsewhere' WHERE id = :id`, { id: friend.id })
     while (feed.hasOlder) feed = await poller.loadOlder(friend.id)
-    expect(urlIds(feed.events)).toEqual(urlIds(await wholeStream()))
-    expect(feed.friend.totalResults).toBe(feed.events.length)
+    const stream = urlIds(await wholeStream())
+    expect(urlIds(poller.cached(friend.id).events)).toEqual(stream)
+    expect(feed).toMatchObject({ total: stream.length, friend: { totalResults: stream.length } })
   })
 
   it('reads the cache, flagged offline, while the service is away, waits longer each time, and recovers', async () => {
@@ -134,7 +137,8 @@ describe('FeedPoller against the service', () => {
 
     const offline = await poller.read(friend.id)
     expect(offline).toMatchObject({ offline: true, problem: expect.stringMatching(/^Could not reach 127\.0\.0\.1:\d+/) })
-    expect(urlIds(offline.events)).toEqual(cachedEvents)
+    expect(offline.total).toBe(cachedEvents.length)
+    expect(urlIds(poller.cached(friend.id).events)).toEqual(cachedEvents)
     expect(updates.at(-1)).toMatchObject({ friendId: friend.id, offline: true })
 
     const waits = [untilNext()]

@@ -38,6 +38,8 @@ export interface Friend {
   username: string
   displayName: string
   avatarUrl: string
+  /** The avatar's address with `{spec}` where the server scales it; null when it cannot. */
+  avatarTemplate: string | null
   profilePageUrl: string
   intervalMs: number
   /** Events that arrived since the reader last looked (markSeen). */
@@ -53,16 +55,25 @@ export interface Friend {
   problem: string | null
 }
 
-export interface FriendFeed {
+/** Where a friend's feed stands, without its events: read those in slices with `events`. */
+export interface FeedStatus {
   friend: Friend
-  /** Newest first. The first `newCount` arrived since the reader last looked. */
-  events: JsonEvent[]
+  /** How many events are cached. */
+  total: number
+  /** The newest `newCount` cached events arrived since the reader last looked. */
   newCount: number
+  /** The newest cached event's urlId, or null when none is cached. */
+  newestUrlId: string | null
   /** Older events can be read with loadOlder. */
   hasOlder: boolean
   /** What is shown is the cache, because the service could not be reached. */
   offline: boolean
   problem: string | null
+}
+
+export interface FriendFeed extends FeedStatus {
+  /** Every cached event, newest first. */
+  events: JsonEvent[]
 }
 
 export interface FriendUpdate {
@@ -94,7 +105,7 @@ export class FeedPoller {
   /** Each friend's work in progress: stream reads of one friend never overlap, so merges see what the last one left. */
   readonly #busy = new Map<string, Promise<unknown>>()
   /** A look at the top of a friend's stream in progress, shared by everyone who asks meanwhile. */
-  readonly #looking = new Map<string, Promise<FriendFeed>>()
+  readonly #looking = new Map<string, Promise<FeedStatus>>()
   #running = false
   #cancelTimer: (() => void) | null = null
   #round: Promise<void> | null = null
@@ -168,34 +179,50 @@ export class FeedPoller {
     return this.#feed.friends(accountId).map((friend) => this.#describe(friend))
   }
 
-  /** What the cache holds for the friend, at once, without asking the service. */
-  cached(friendId: string): FriendFeed {
+  friend(friendId: string): Friend {
+    return this.#describe(this.#find(friendId))
+  }
+
+  /** Where the friend's cached feed stands, at once, without asking the service. */
+  status(friendId: string): FeedStatus {
     const friend = this.#find(friendId)
     return {
       friend: this.#describe(friend),
-      events: this.#feed.events(friendId),
+      total: this.#feed.eventCount(friendId),
       newCount: friend.newCount,
+      newestUrlId: this.#feed.newestUrlId(friendId),
       hasOlder: !friend.reachedEnd,
       offline: friend.offline,
       problem: friend.problem,
     }
   }
 
+  /** `limit` cached events from the `offset`th newest on; as fast deep in a long cache as at its top. */
+  events(friendId: string, offset: number, limit: number): JsonEvent[] {
+    this.#find(friendId)
+    return this.#feed.eventSlice(friendId, offset, limit)
+  }
+
+  /** Everything the cache holds for the friend, at once, without asking the service. */
+  cached(friendId: string): FriendFeed {
+    return { ...this.status(friendId), events: this.#feed.events(friendId) }
+  }
+
   /**
    * Opening a friend: looks for news, and answers with the cache either way. When the service cannot be reached
    * (or refuses), the cache comes back with `offline` (or `problem`) saying so, instead of an error.
    */
-  async read(friendId: string): Promise<FriendFeed> {
+  async read(friendId: string): Promise<FeedStatus> {
     try {
       return await this.refresh(friendId)
     } catch (error) {
-      if (error instanceof BlogdeskError && this.#feed.friend(friendId)) return this.cached(friendId)
+      if (error instanceof BlogdeskError && this.#feed.friend(friendId)) return this.status(friendId)
       throw error
     }
   }
 
   /** Looks for the friend's news now, whatever the schedule; throws a RequestFailure when the look fails. */
-  refresh(friendId: string): Promise<FriendFeed> {
+  refresh(friendId: string): Promise<FeedStatus> {
     this.#find(friendId)
     let look = this.#looking.get(friendId)
     if (!look) {
@@ -206,15 +233,15 @@ export class FeedPoller {
   }
 
   /** Reads the page of the friend's stream below the cached events, and keeps it with them. */
-  loadOlder(friendId: string): Promise<FriendFeed> {
+  loadOlder(friendId: string): Promise<FeedStatus> {
     this.#find(friendId)
     return this.#exclusive(friendId, () => this.#readOlder(friendId))
   }
 
-  /** The reader has seen the friend's news. */
-  markSeen(friendId: string): Friend {
+  /** The reader has seen the friend's news, or (with `upToUrlId`) the events from that one down. */
+  markSeen(friendId: string, upToUrlId?: string): Friend {
     this.#find(friendId)
-    this.#feed.markSeen(friendId)
+    this.#feed.markSeen(friendId, upToUrlId)
     return this.#announce(friendId) ?? this.#describe(this.#find(friendId))
   }
 
@@ -235,7 +262,7 @@ export class FeedPoller {
 
   // ── Looking at a stream ──────────────────────────────────────────────────────────────────────────────────────
 
-  async #lookAtHead(friendId: string, dropBelow: boolean): Promise<FriendFeed> {
+  async #lookAtHead(friendId: string, dropBelow: boolean): Promise<FeedStatus> {
     const friend = this.#find(friendId)
     try {
       const window = await this.#readHead(friend, dropBelow)
@@ -245,7 +272,7 @@ export class FeedPoller {
       throw error
     }
     this.#succeeded(friend, true)
-    return this.cached(friendId)
+    return this.status(friendId)
   }
 
   /**
@@ -254,13 +281,12 @@ export class FeedPoller {
    */
   async #readHead(friend: FriendRecord, dropBelow: boolean): Promise<HeadWindow> {
     const client = this.#clientOf(friend.accountId)
-    const known = this.#feed.knownUrlIds(friend.id)
     const events = new Map<string, JsonEvent>()
     let startToken: string | null = null
     for (let page = 1; ; page++) {
       const stream = await client.userEvents(friend.urlId, { limit: this.#pageSize, startToken })
       for (const event of stream.entries) if (!events.has(event.urlId)) events.set(event.urlId, event)
-      const connected = stream.entries.some((event) => known.has(event.urlId))
+      const connected = this.#feed.cachedAmong(friend.id, stream.entries.map((event) => event.urlId)).size > 0
       const reachedEnd = stream.moreResultsToken === null
       const firstLook = friend.lastSuccessAt === null || dropBelow
       if (connected || reachedEnd || firstLook || page >= this.#maxCatchUpPages) {
@@ -277,14 +303,14 @@ export class FeedPoller {
     }
   }
 
-  async #readOlder(friendId: string): Promise<FriendFeed> {
+  async #readOlder(friendId: string): Promise<FeedStatus> {
     let friend = this.#find(friendId)
-    if (friend.reachedEnd) return this.cached(friendId)
+    if (friend.reachedEnd) return this.status(friendId)
     if (friend.olderToken === null) {
       // Nothing read yet: the first look gives the token for what lies below.
       await this.#lookAtHead(friendId, false)
       friend = this.#find(friendId)
-      if (friend.olderToken === null) return this.cached(friendId)
+      if (friend.olderToken === null) return this.status(friendId)
     }
     const pageBelow = (below: FriendRecord) =>
       this.#clientOf(below.accountId).userEvents(below.urlId, { limit: this.#pageSize, startToken: below.olderToken })
@@ -299,7 +325,7 @@ export class FeedPoller {
       }
       await this.#lookAtHead(friendId, true)
       friend = this.#find(friendId)
-      if (friend.olderToken === null) return this.cached(friendId)
+      if (friend.olderToken === null) return this.status(friendId)
       try {
         page = await pageBelow(friend)
       } catch (again) {
@@ -309,7 +335,7 @@ export class FeedPoller {
     }
     this.#feed.applyOlder(friendId, page.entries, page.moreResultsToken, this.#clock.now())
     this.#succeeded(friend, false)
-    return this.cached(friendId)
+    return this.status(friendId)
   }
 
   /** After a look at the top of the stream (`atHead`) or at an older page that reached the service. */
@@ -441,6 +467,7 @@ export class FeedPoller {
       username: friend.profile.preferredUsername,
       displayName: friend.profile.displayName,
       avatarUrl: friend.profile.avatarLink.url,
+      avatarTemplate: friend.profile.avatarLink.urlTemplate,
       profilePageUrl: friend.profile.profilePageUrl,
       intervalMs: this.#interval(friend),
       newCount: friend.newCount,

@@ -94,6 +94,27 @@ describe('Caches', () => {
     expect(caches.feedPage('melody', lisbon.feedUri!)?.value).toEqual(page)
   })
 
+  it('finds a post in the account’s cached feed pages by its EditURI, as the latest page to show it had it', () => {
+    const lisbon = weblog(1, 'Lisbon')
+    const post = (title: string) => ({
+      editUri: `${lisbon.postUri}/entry_id=9`,
+      id: 'tag:127.0.0.1,2026:9',
+      permalink: `${ORIGIN}/melody/1/9`,
+      title,
+      content: '<p>Up the hill</p>',
+      categories: ['Trams'],
+      issued: '2026-02-28T10:00:00Z',
+      modified: null,
+    })
+    caches.replaceFeedPage('melody', `${lisbon.feedUri}/offset=20`, { posts: [post('Tram 28')], next: null, prev: lisbon.feedUri })
+    now += 60_000
+    caches.replaceFeedPage('melody', lisbon.feedUri!, { posts: [post('Tram 28, renamed')], next: null, prev: null })
+
+    expect(caches.feedPost('melody', post('').editUri)).toEqual({ value: post('Tram 28, renamed'), fetchedAt: '2026-03-01T09:01:00.000Z' })
+    expect(caches.feedPost('melody', `${lisbon.postUri}/entry_id=10`)).toBeNull()
+    expect(caches.feedPost('jules', post('').editUri)).toBeNull()
+  })
+
   it('keeps an account’s albums and lists apart', () => {
     const album = { title: 'Lisbon, July', postUri: `${ORIGIN}/t/atom/gallery/album_id=1`, homeUrl: `${ORIGIN}/melody/photos/1` }
     const list = { title: 'Books read', postUri: `${ORIGIN}/t/atom/lists/list_id=4`, homeUrl: null }
@@ -101,6 +122,27 @@ describe('Caches', () => {
     caches.replaceLists('melody', [list])
     expect(caches.albums('melody')?.value).toEqual([album])
     expect(caches.lists('melody')?.value).toEqual([list])
+  })
+
+  it('keeps what was sent to an album or a list newest first, once per operation, across a restart', () => {
+    const albumUri = `${ORIGIN}/t/atom/gallery/set_id=1`
+    const photo = (title: string) => ({ title, caption: null, url: `${ORIGIN}/albums/1/${title}`, thumbnailUrl: null, takenAt: null })
+    caches.addSentPhoto('melody', albumUri, 7, photo('tram'))
+    caches.addSentPhoto('melody', albumUri, 9, photo('sunset'))
+    caches.addSentPhoto('melody', albumUri, 7, photo('tram'))
+    const listUri = `${ORIGIN}/t/atom/lists/list_id=2`
+    const entry = { title: 'Madredeus - O Pastor', fields: { artist: 'Madredeus', title: 'O Pastor' }, rating: 5, notes: null, issued: null }
+    caches.addSentListEntry('melody', listUri, 11, entry)
+    caches.rememberListType('melody', listUri, 'music')
+
+    store.close()
+    store = LocalStore.open(file)
+    caches = new Caches(store, { now: () => now })
+    expect(caches.sentPhotos('melody', albumUri)).toEqual([photo('sunset'), photo('tram')])
+    expect(caches.sentPhotos('jules', albumUri)).toEqual([])
+    expect(caches.sentListEntries('melody', listUri)).toEqual([entry])
+    expect(caches.listType('melody', listUri)).toBe('music')
+    expect(caches.listType('melody', `${ORIGIN}/t/atom/lists/list_id=3`)).toBeNull()
   })
 
   it('forgets an account’s caches with the account', () => {

@@ -1,7 +1,7 @@
 // What the servers last said, kept so Blogdesk shows it at once and offline: an account's weblogs, albums and lists,
-// each weblog's categories, and the first page of each feed. Every entry is replaced whole when fresh data arrives.
-import type { Weblog } from '../../../src-preload/contract'
-import type { Collection, FeedPage } from '../atom'
+// each weblog's categories, and the pages of feeds as last read. Every entry is replaced whole when fresh data arrives.
+import type { AlbumPhoto, ListEntry, ListType, Weblog } from '../../../src-preload/contract'
+import type { Collection, FeedPage, RemotePost } from '../atom'
 import type { LocalStore } from './database'
 
 export interface Cached<T> {
@@ -16,6 +16,15 @@ interface Kinds {
   'feed-page': FeedPage
   albums: Collection[]
   lists: Collection[]
+  'sent-photos': Sent<AlbumPhoto>[]
+  'sent-list-entries': Sent<ListEntry>[]
+  'list-type': ListType
+}
+
+/** Something Blogdesk sent to an album or a list, as the server answered, by the outbox operation that sent it. */
+interface Sent<T> {
+  operationId: number
+  value: T
 }
 
 /** The key of what an account has one of. */
@@ -51,13 +60,26 @@ export class Caches {
     this.#write(accountId, 'categories', weblogPostUri, categories)
   }
 
-  /** The first page of a feed (a weblog's posts, an album's photos), by the feed's URI. */
+  /** A page of a feed (a weblog's posts, an album's photos), by the page's URI: the feed's URI for its first page. */
   feedPage(accountId: string, feedUri: string): Cached<FeedPage> | null {
     return this.#read(accountId, 'feed-page', feedUri)
   }
 
   replaceFeedPage(accountId: string, feedUri: string, page: FeedPage): void {
     this.#write(accountId, 'feed-page', feedUri, page)
+  }
+
+  /** A post as the most recently fetched of the account's cached feed pages showed it, found by its EditURI. */
+  feedPost(accountId: string, editUri: string): Cached<RemotePost> | null {
+    const rows = this.#store.all(
+      "SELECT value, fetched_at FROM caches WHERE account_id = :accountId AND kind = 'feed-page' ORDER BY fetched_at DESC",
+      { accountId },
+    )
+    for (const row of rows) {
+      const post = (JSON.parse(String(row['value'])) as FeedPage).posts.find((candidate) => candidate.editUri === editUri)
+      if (post) return { value: post, fetchedAt: String(row['fetched_at']) }
+    }
+    return null
   }
 
   albums(accountId: string): Cached<Collection[]> | null {
@@ -74,6 +96,43 @@ export class Caches {
 
   replaceLists(accountId: string, lists: Collection[]): void {
     this.#write(accountId, 'lists', WHOLE_ACCOUNT, lists)
+  }
+
+  /**
+   * The photos Blogdesk sent to the album, newest first, as the server answered. The Atom interface offers no way to
+   * read an album, so this is what Blogdesk can show of one.
+   */
+  sentPhotos(accountId: string, albumUri: string): AlbumPhoto[] {
+    return (this.#read(accountId, 'sent-photos', albumUri)?.value ?? []).map((sent) => sent.value)
+  }
+
+  /** Keeps a photo the album accepted; the same operation counts once. */
+  addSentPhoto(accountId: string, albumUri: string, operationId: number, photo: AlbumPhoto): void {
+    this.#addSent(accountId, 'sent-photos', albumUri, { operationId, value: photo })
+  }
+
+  /** The items Blogdesk added to the list, newest first, with what the server filled in. */
+  sentListEntries(accountId: string, listUri: string): ListEntry[] {
+    return (this.#read(accountId, 'sent-list-entries', listUri)?.value ?? []).map((sent) => sent.value)
+  }
+
+  addSentListEntry(accountId: string, listUri: string, operationId: number, entry: ListEntry): void {
+    this.#addSent(accountId, 'sent-list-entries', listUri, { operationId, value: entry })
+  }
+
+  /** What the list holds, as the person said when adding to it: the lists root listing does not say. */
+  listType(accountId: string, listUri: string): ListType | null {
+    return this.#read(accountId, 'list-type', listUri)?.value ?? null
+  }
+
+  rememberListType(accountId: string, listUri: string, type: ListType): void {
+    this.#write(accountId, 'list-type', listUri, type)
+  }
+
+  #addSent<K extends 'sent-photos' | 'sent-list-entries'>(accountId: string, kind: K, key: string, sent: Kinds[K][number]): void {
+    const earlier = (this.#read(accountId, kind, key)?.value ?? []) as Kinds[K]
+    if (earlier.some((entry) => entry.operationId === sent.operationId)) return
+    this.#write(accountId, kind, key, [sent, ...earlier] as Kinds[K])
   }
 
   #read<K extends keyof Kinds>(accountId: string, kind: K, key: string): Cached<Kinds[K]> | null {

@@ -81,6 +81,15 @@ describe('Drafts', () => {
     ])
   })
 
+  it('keeps text the person did not type apart in the history, however soon it comes', () => {
+    const draft = drafts.create({ accountId: 'melody', weblogPostUri: WEBLOG, title: 'Shared', content: '<p>mine</p>' })
+    later(1_000)
+    drafts.save(draft.id, { content: '<p>theirs</p>' }, { newRevision: true })
+    later(1_000)
+    drafts.save(draft.id, { content: '<p>theirs, and mine</p>' })
+    expect(drafts.revisions(draft.id).map((revision) => revision.content)).toEqual(['<p>theirs, and mine</p>', '<p>mine</p>'])
+  })
+
   it('does nothing for a save that changes nothing', () => {
     const draft = drafts.create({ accountId: 'melody', weblogPostUri: WEBLOG, title: 'Same' })
     later(REVISION_PAUSE_MS * 2)
@@ -177,6 +186,19 @@ describe('Drafts', () => {
     drafts.setState(draft.id, 'deleted')
     expect(() => drafts.save(draft.id, { title: 'Back?' })).toThrow('“Gone” was deleted from the weblog, so it can no longer be edited.')
     expect(() => drafts.setState('no-such-draft', 'queued')).toThrow('That draft is no longer in Blogdesk')
+  })
+
+  it('forgets a deleted draft with its history, and says so when asked for it again', () => {
+    const kept = drafts.create({ accountId: 'melody', weblogPostUri: WEBLOG, title: 'Kept' })
+    const dropped = drafts.create({ accountId: 'melody', weblogPostUri: WEBLOG, title: 'Dropped', content: '<p>one</p>' })
+    later(REVISION_PAUSE_MS)
+    drafts.save(dropped.id, { content: '<p>two</p>' })
+
+    drafts.delete(dropped.id)
+    expect(drafts.get(dropped.id)).toBeNull()
+    expect(drafts.revisions(dropped.id)).toEqual([])
+    expect(drafts.list('melody').map((draft) => draft.id)).toEqual([kept.id])
+    expect(() => drafts.delete(dropped.id)).toThrow('That draft is no longer in Blogdesk')
   })
 
   it('works inside a caller’s transaction, and is undone with it', () => {

@@ -114,9 +114,10 @@ export class Drafts {
   /**
    * Saves the person's changes. A save less than REVISION_PAUSE_MS after the previous one goes into the same revision
    * (while that revision spans under REVISION_SPAN_MS); otherwise it starts a new one. Saving unchanged text does
-   * nothing.
+   * nothing. `newRevision` starts one regardless: for text the person did not type (the weblog's version of a post
+   * in conflict, a merge), so the text it replaces stays in the history.
    */
-  save(id: string, changes: DraftChanges): Draft {
+  save(id: string, changes: DraftChanges, options: { newRevision?: boolean } = {}): Draft {
     return this.#store.transaction(() => {
       const draft = this.#require(id)
       refuseUnlessEditable(draft)
@@ -129,7 +130,7 @@ export class Drafts {
       const now = this.#timestamp()
       this.#writeText(id, text, now)
       const latest = this.#latestRevision(id)
-      if (latest && this.#continues(latest, now)) {
+      if (latest && !options.newRevision && this.#continues(latest, now)) {
         this.#store.run(
           'UPDATE draft_revisions SET title = :title, content = :content, categories = :categories, saved_at = :now WHERE id = :revisionId',
           { revisionId: latest.id, ...text, categories: JSON.stringify(text.categories), now },
@@ -223,6 +224,17 @@ export class Drafts {
         { id, server: JSON.stringify(server), now },
       )
       return this.#require(id)
+    })
+  }
+
+  /**
+   * Forgets a draft and its history. Only for one the outbox holds nothing of: the outbox's rows refer to their
+   * draft, and SQLite refuses to leave them pointing at nothing.
+   */
+  delete(id: string): void {
+    this.#store.transaction(() => {
+      this.#require(id)
+      this.#store.run('DELETE FROM drafts WHERE id = :id', { id })
     })
   }
 

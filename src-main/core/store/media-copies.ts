@@ -91,6 +91,23 @@ export class MediaCopies {
     }
   }
 
+  /**
+   * Deletes the copies among `hashes` that nothing refers to any more (no draft or revision of any account, no
+   * operation still to be sent), files and records: what an account removed with its drafts leaves behind. A copy
+   * being added right now is never among them. Returns the hashes of the copies deleted.
+   */
+  async forgetUnreferenced(hashes: Iterable<string>): Promise<string[]> {
+    const forgotten: string[] = []
+    for (const hash of new Set(hashes)) {
+      const copy = this.get(hash)
+      if (copy === null || this.#isReferenced(hash)) continue
+      this.#store.run('DELETE FROM media_copies WHERE hash = :hash', { hash })
+      await rm(copy.path, { force: true })
+      forgotten.push(hash)
+    }
+    return forgotten
+  }
+
   /** Where `weblogPostUri`'s UploadURI put these bytes before, if it has. */
   uploadedUrl(weblogPostUri: string, hash: string): string | null {
     const row = this.#store.get('SELECT url FROM uploaded_media WHERE weblog_post_uri = :weblogPostUri AND hash = :hash', {
@@ -106,6 +123,17 @@ export class MediaCopies {
        ON CONFLICT (weblog_post_uri, hash) DO UPDATE SET url = excluded.url, uploaded_at = excluded.uploaded_at`,
       { weblogPostUri, hash, url, uploadedAt: new Date(this.#now()).toISOString() },
     )
+  }
+
+  /** A draft's text refers to a copy as `blogdesk-media:<hash>` (sync/inline-media.ts); an operation's payload by its hash. */
+  #isReferenced(hash: string): boolean {
+    const row = this.#store.get(
+      `SELECT EXISTS (SELECT 1 FROM drafts WHERE content LIKE :inText)
+           OR EXISTS (SELECT 1 FROM draft_revisions WHERE content LIKE :inText)
+           OR EXISTS (SELECT 1 FROM outbox WHERE state != 'done' AND payload LIKE :inPayload) AS referenced`,
+      { inText: `%blogdesk-media:${hash}%`, inPayload: `%${hash}%` },
+    )
+    return Number(row?.['referenced']) === 1
   }
 
   async #copy(

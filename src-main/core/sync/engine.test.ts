@@ -150,6 +150,38 @@ describe('sync engine', () => {
     expect(fixture.drafts.get(draft.id)).toMatchObject({ state: 'published', conflict: null })
   })
 
+  it("keeps the weblog's version of a post in conflict when asked, sending nothing and keeping ours in the history", async () => {
+    const engine = fixture.engine(FAST_RETRY)
+    const draft = newDraft('Shared post', '<p>mine, first</p>')
+    engine.publish(draft.id)
+    await engine.drain()
+    const editUri = fixture.drafts.get(draft.id)!.remote!.editUri
+    const theirs = writeEntry({ title: 'Shared post, edited there', content: { mode: 'escaped', type: 'text/html', value: '<p>theirs</p>' } })
+    expect((await signedRequest(editUri, { username: 'melody', password: melody.password }, { method: 'PUT', body: theirs })).status).toBe(200)
+    fixture.drafts.save(draft.id, { content: '<p>mine, second</p>' })
+    engine.publish(draft.id)
+    await engine.drain()
+    expect(() => engine.keepServerCopy(newDraft('Never in conflict').id)).toThrow(/is no longer in conflict/)
+    const changes: SyncChange[] = []
+    engine.on('changed', (change) => changes.push(change))
+    const requestsBefore = proxy.requests().length
+
+    engine.keepServerCopy(draft.id)
+    await engine.drain()
+
+    expect(fixture.drafts.get(draft.id)).toMatchObject({ state: 'published', title: 'Shared post, edited there', content: '<p>theirs</p>', conflict: null })
+    expect(fixture.drafts.revisions(draft.id).map((revision) => revision.content)).toContain('<p>mine, second</p>')
+    expect(changes).toEqual([expect.objectContaining({ operation: null, draftId: draft.id, counts: { waiting: 0, needsAttention: 0 } })])
+    expect(proxy.requests()).toHaveLength(requestsBefore)
+
+    // Later edits stand on the weblog's version: no conflict.
+    fixture.drafts.save(draft.id, { content: '<p>theirs, and a line of mine</p>' })
+    engine.publish(draft.id)
+    await engine.drain()
+    expect((await client.getPost(editUri)).content).toBe('<p>theirs, and a line of mine</p>')
+    expect(fixture.drafts.get(draft.id)!.state).toBe('published')
+  })
+
   it('counts an edit as done when its earlier attempt landed and only the answer was lost', async () => {
     const engine = fixture.engine(FAST_RETRY)
     const draft = newDraft('Lost answer', '<p>before</p>')
@@ -248,8 +280,11 @@ describe('sync engine', () => {
     engine.publish(next.id)
     await engine.drain()
     expect(fixture.drafts.get(next.id)!.state).toBe('queued')
+    const changes: SyncChange[] = []
+    engine.on('changed', (change) => changes.push(change))
 
     engine.discard(create.id)
+    expect(changes[0]).toMatchObject({ operation: null, draftId: refused.id })
     expect(engine.operation(create.id)).toBeNull()
     expect(engine.operation(edit.id)).toBeNull()
     expect(fixture.drafts.get(refused.id)).toMatchObject({ state: 'draft', content: '<p>edited</p>', lastError: null })

@@ -50,6 +50,8 @@ export interface PausedAccount {
 export interface SyncChange {
   /** The operation whose state changed; null when operations were discarded or an account paused or resumed. */
   operation: Operation | null
+  /** The draft whose state the change may have moved: the operation's, or the one whose operations went; else null. */
+  draftId: string | null
   counts: OutboxCounts
   paused: PausedAccount[]
 }
@@ -134,6 +136,8 @@ export class SyncEngine {
   /** The queues sending now, by queue key. */
   readonly #running = new Map<string, Promise<void>>()
   readonly #paused = new Map<string, string>()
+  /** Accounts being removed: nothing of theirs is started (holdAccount). */
+  readonly #held = new Set<string>()
   #started = false
   #pumpQueued = false
   /** The last pump left a due queue waiting for a turn: queues sending now give theirs up after their operation. */
@@ -265,7 +269,27 @@ export class SyncEngine {
       }
       if (operation.draftId) this.#settleDraft(operation.draftId)
     })
-    this.#emitChanged(null)
+    this.#emitChanged(null, operation.draftId)
+    this.#schedulePump()
+  }
+
+  /**
+   * The person keeps the weblog's version of a post in conflict: the draft takes the server's text (its own stays in
+   * the draft's history) and stands on that version, and the stopped update is dropped. Nothing is sent.
+   */
+  keepServerCopy(draftId: string): void {
+    this.#transaction(() => {
+      const draft = this.#requireDraft(draftId)
+      if (draft.state !== 'conflict' || draft.conflict === null) {
+        const title = draft.title.trim() || 'Untitled'
+        throw new BlogdeskError('rejected', `“${title}” is no longer in conflict with the weblog, so there is no other version to keep. Reopen it to see where it stands.`)
+      }
+      const { server } = draft.conflict
+      this.#drafts.save(draftId, { title: server.title, content: server.content, categories: server.categories }, { newRevision: true })
+      for (const operation of this.#outbox.openOfDraft(draftId)) if (operation.state === 'conflict') this.#outbox.remove(operation)
+      this.#settleDraft(draftId, null, remoteOf(server))
+    })
+    this.#emitChanged(null, draftId)
     this.#schedulePump()
   }
 
@@ -274,6 +298,28 @@ export class SyncEngine {
     if (!this.#paused.delete(accountId)) return
     this.#emitChanged(null)
     this.#schedulePump()
+  }
+
+  /**
+   * Stops starting the account's operations and resolves once none is on the wire, so its rows can be deleted
+   * (Accounts.remove) without an answer arriving for them. The function it resolves to lets the engine go on, with
+   * the outbox counted afresh and the pause of an account no longer there forgotten.
+   */
+  async holdAccount(accountId: string): Promise<() => void> {
+    this.#held.add(accountId)
+    for (;;) {
+      const sending = this.#outbox.open(accountId).filter((operation) => operation.state === 'sending')
+      const lanes = sending.flatMap((operation) => this.#running.get(operation.queueKey) ?? [])
+      if (lanes.length === 0) break
+      await Promise.allSettled(lanes)
+    }
+    return () => {
+      this.#held.delete(accountId)
+      if (!this.#outbox.hasAccount(accountId)) this.#paused.delete(accountId)
+      this.#outbox.recount()
+      this.#emitChanged(null)
+      this.#schedulePump()
+    }
   }
 
   /**
@@ -372,7 +418,7 @@ export class SyncEngine {
     try {
       const now = this.#clock.now()
       for (const head of this.#outbox.heads()) {
-        if (head.state !== 'queued' || this.#paused.has(head.accountId) || this.#running.has(head.queueKey)) continue
+        if (head.state !== 'queued' || this.#paused.has(head.accountId) || this.#held.has(head.accountId) || this.#running.has(head.queueKey)) continue
         waiting = true
         if (head.nextAttemptAt > now) wakeAt = Math.min(wakeAt, head.nextAttemptAt)
         else if (this.#running.size < this.#concurrency) this.#launch(head)
@@ -483,9 +529,11 @@ export class SyncEngine {
 
   /** The operation after `operation` in its queue when it may go on at once: due, its account not paused, no other queue waiting. */
   #dueAfter(operation: Operation): Operation | null {
-    if (!this.#active || this.#starved) return null
+    if (!this.#active || this.#starved || this.#held.has(operation.accountId)) return null
     const next = this.#outbox.nextAfter(operation)
-    if (next === null || next.state !== 'queued' || next.nextAttemptAt > this.#clock.now() || this.#paused.has(next.accountId)) return null
+    if (next === null || next.state !== 'queued' || next.nextAttemptAt > this.#clock.now() || this.#paused.has(next.accountId) || this.#held.has(next.accountId)) {
+      return null
+    }
     return next
   }
 
@@ -750,9 +798,9 @@ export class SyncEngine {
     }
   }
 
-  #emitChanged(operation: Operation | null): void {
+  #emitChanged(operation: Operation | null, draftId: string | null = operation?.draftId ?? null): void {
     if (this.#listeners.changed.size === 0) return
-    const change: SyncChange = { operation, counts: this.#outbox.counts(), paused: this.pausedAccounts() }
+    const change: SyncChange = { operation, draftId, counts: this.#outbox.counts(), paused: this.pausedAccounts() }
     for (const listener of this.#listeners.changed) tell(listener, change)
   }
 

@@ -44,7 +44,8 @@ export interface OperationResults {
   'post.update': PublishedPost & { alreadyApplied: boolean }
   'post.delete': { outcome: 'deleted' | 'already-gone' | 'never-published' }
   upload: { url: string }
-  photo: { id: string | null; url: string | null; thumbnail: string | null }
+  /** `taken`: when the photo was taken, as the server read it; absent from results kept before it was recorded. */
+  photo: { id: string | null; url: string | null; thumbnail: string | null; taken?: string | null }
   'list-item': { title: string; fields: Record<string, string> }
 }
 

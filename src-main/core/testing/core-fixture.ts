@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { FileVault, openCore, type Core, type SecretCipher } from '..'
+import { createTestPlatform, type TestPlatform } from './test-platform'
 
 /** Stands in for the OS keyring: reversible, but never leaves a secret readable in the vault file. */
 export const testCipher: SecretCipher = {
@@ -13,6 +14,7 @@ export const testCipher: SecretCipher = {
 export interface CoreFixture {
   core: Core
   dataDir: string
+  platform: TestPlatform
   /** Closes the core and opens a new one on the same data, as a restarted app would (one app per data dir). */
   reopen(): Promise<Core>
   dispose(): Promise<void>
@@ -20,11 +22,14 @@ export interface CoreFixture {
 
 export async function openTestCore(): Promise<CoreFixture> {
   const dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-core-'))
-  const open = () => openCore({ dataDir, vault: new FileVault(join(dataDir, 'secrets.bin'), testCipher) })
+  const platformDir = mkdtempSync(join(tmpdir(), 'blogdesk-platform-'))
+  const platform = createTestPlatform(platformDir)
+  const open = () => openCore({ dataDir, platform, vault: new FileVault(join(dataDir, 'secrets.bin'), testCipher) })
   const opened: Core[] = [await open()]
   return {
     core: opened[0]!,
     dataDir,
+    platform,
     reopen: async () => {
       for (const core of opened) await core.close()
       const core = await open()
@@ -33,7 +38,9 @@ export async function openTestCore(): Promise<CoreFixture> {
     },
     dispose: async () => {
       for (const core of opened) await core.close()
+      await platform.dispose()
       rmSync(dataDir, { recursive: true, force: true })
+      rmSync(platformDir, { recursive: true, force: true })
     },
   }
 }

@@ -1,0 +1,102 @@
+// A new list item, checked before it is queued: the outbox sends it later, perhaps offline now, and a refusal then
+// would hold the list's queue until the person dealt with it. The rules are the typed lists' (spec §2.7): each
+// type's elements in its own namespace, a rating only for music and books, a person's notes as a one-line biography.
+import { NS } from '../../../src-protocol'
+import { BlogdeskError, type ListType, type NewListEntry } from '../../../src-preload/contract'
+import type { ListItemToSend } from '../atom'
+
+interface TypeRules {
+  ns: string
+  /** The elements the type has, by local name. */
+  fields: readonly string[]
+  /** An item must name something: at least one of these. */
+  identifying: readonly string[]
+  /** What to give when none of them is there, in words. */
+  missing: string
+  rated: boolean
+}
+
+const RULES: Record<ListType, TypeRules> = {
+  music: {
+    ns: NS.song,
+    fields: ['title', 'artist', 'album', 'thumbnail'],
+    identifying: ['title', 'artist', 'album'],
+    missing: 'Give the song a title, an artist or an album.',
+    rated: true,
+  },
+  book: {
+    ns: NS.book,
+    fields: ['isbn', 'title', 'author', 'thumbnail'],
+    identifying: ['isbn', 'title', 'author'],
+    missing: 'Give the book an ISBN, a title or an author.',
+    rated: true,
+  },
+  person: {
+    ns: NS.person,
+    fields: ['name', 'homepage', 'homepage_name', 'email', 'foaf_url'],
+    identifying: ['name', 'homepage', 'foaf_url'],
+    missing: 'Give the person a name, a homepage or the address of their FOAF file.',
+    rated: false,
+  },
+  link: {
+    ns: NS.link,
+    fields: ['url', 'title'],
+    identifying: ['url', 'title'],
+    missing: 'Give the link an address or a title.',
+    rated: false,
+  },
+}
+
+const WEB_ADDRESS_FIELDS: Readonly<Record<string, string>> = {
+  thumbnail: 'picture address',
+  homepage: 'homepage',
+  foaf_url: 'FOAF address',
+  url: 'address',
+}
+
+/** The item as the Atom client sends it; refuses, in words, what the server would refuse. */
+export function listItemToSend(entry: NewListEntry): ListItemToSend {
+  const rules = RULES[entry.listType]
+  const fields: Record<string, string> = {}
+  for (const [name, raw] of Object.entries(entry.fields)) {
+    if (!rules.fields.includes(name)) {
+      throw new BlogdeskError('invalid-argument', `A ${entry.listType} item has no “${name}”; it has ${rules.fields.join(', ')}.`)
+    }
+    const value = raw.trim()
+    if (value === '') continue
+    fields[name] = name === 'email' ? emailAddress(value) : name in WEB_ADDRESS_FIELDS ? webAddress(value, WEB_ADDRESS_FIELDS[name]!) : value
+  }
+  if (!rules.identifying.some((name) => name in fields)) throw new BlogdeskError('invalid-argument', rules.missing)
+  if (entry.rating !== null && !rules.rated) {
+    throw new BlogdeskError('invalid-argument', `A ${entry.listType} item has no rating; only music and books are rated.`)
+  }
+  const notes = entry.notes?.trim() ?? ''
+  return {
+    ns: rules.ns,
+    fields,
+    rating: entry.rating,
+    // A person's notes are a one-line biography.
+    notes: notes === '' ? null : entry.listType === 'person' ? notes.replace(/\s+/g, ' ') : notes,
+  }
+}
+
+function webAddress(value: string, label: string): string {
+  let url: URL | null = null
+  try {
+    url = new URL(value)
+  } catch {
+    // Refused below, with the address as typed.
+  }
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new BlogdeskError('invalid-argument', `The ${label} “${value}” is not a web address. Give the whole address, starting with http:// or https://.`)
+  }
+  return url.href
+}
+
+function emailAddress(value: string): string {
+  const address = value.replace(/^mailto:/i, '')
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(address)) {
+    throw new BlogdeskError('invalid-argument', `“${value}” is not an email address; write it as name@example.com.`)
+  }
+  return address
+}

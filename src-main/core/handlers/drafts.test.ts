@@ -1,0 +1,201 @@
+// Drafts as the editor uses them, through the contract's handlers over a real core and the real service: writing,
+// the history, publishing (Queued → Sending → Published), deleting, and settling a conflict with the weblog.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { writeEntry } from '../../../src-protocol'
+import { melody, signedRequest, startTestService, type ServiceFixture } from '../../../src-service/testing/service-fixture'
+import type { AccountSummary, DraftSummary, Weblog } from '../../../src-preload/contract'
+import { AtomClient } from '..'
+import { openTestCore, type CoreFixture } from '../testing/core-fixture'
+import { countWords } from './drafts'
+
+describe('drafts', () => {
+  let service: ServiceFixture
+  let serviceStopped: boolean
+  let fixture: CoreFixture
+  let account: AccountSummary
+  let weblog: Weblog
+  let client: AtomClient
+  /** Every drafts:changed the core announced, in order. */
+  let changes: DraftSummary[]
+
+  beforeEach(async () => {
+    service = await startTestService([melody])
+    serviceStopped = false
+    fixture = await openTestCore()
+    account = await fixture.core.accounts.add({ atomBase: service.origin, username: 'melody', apiPassword: melody.password })
+    weblog = (await fixture.core.accounts.weblogs(account.id))[0]!
+    client = new AtomClient({ fetch, credentials: async () => ({ username: 'melody', password: melody.password }) })
+    changes = []
+    fixture.core.onEvent((event, payload) => {
+      if (event === 'drafts:changed') changes.push(payload as DraftSummary)
+    })
+  })
+
+  afterEach(async () => {
+    await fixture.dispose()
+    if (!serviceStopped) await service.dispose()
+  })
+
+  const handlers = () => fixture.core.handlers
+  const address = () => ({ accountId: account.id, weblogPostUri: weblog.postUri })
+  const newDraft = async (title: string, content: string) => {
+    const draft = await handlers()['drafts:create'](address())
+    await handlers()['drafts:save']({ draftId: draft.id, title, content })
+    return draft
+  }
+  const statesOf = (draftId: string) => changes.filter((change) => change.id === draftId).map((change) => change.state)
+
+  it('keeps what is written, lists it with the first words of its text, and tells the list of every change', async () => {
+    const draft = await handlers()['drafts:create'](address())
+    expect(draft).toMatchObject({ title: '', content: '', categories: [], state: 'draft', permalink: null, conflict: null })
+
+    const saved = await handlers()['drafts:save']({
+      draftId: draft.id,
+      title: 'Lisbon in March',
+      content: `<h2>Trams</h2><p>The 28 climbs to Gra&#231;a &amp; back. ${'Every morning it rattles past. '.repeat(8)}</p>`,
+      categories: ['Travel'],
+    })
+    expect(saved.excerpt).toMatch(/^Trams The 28 climbs to Graça & back\. Every morning/)
+    expect(saved.excerpt.length).toBeLessThanOrEqual(161)
+    expect(saved.excerpt).toMatch(/…$/)
+    expect(changes.at(-1)).toMatchObject({ id: draft.id, title: 'Lisbon in March', state: 'draft' })
+
+    const listed = await handlers()['drafts:list'](address())
+    expect(listed).toEqual([saved])
+    expect(await handlers()['drafts:get']({ draftId: draft.id })).toMatchObject({ title: 'Lisbon in March', categories: ['Travel'] })
+
+    const reopened = await fixture.reopen()
+    expect(await reopened.handlers['drafts:get']({ draftId: draft.id })).toMatchObject({ title: 'Lisbon in March', categories: ['Travel'] })
+  })
+
+  it('brings back an earlier version from the history, keeping the text it replaces', async () => {
+    const draft = await newDraft('First thoughts', '<p>One two three.</p>')
+    const [first] = await handlers()['drafts:revisions']({ draftId: draft.id })
+    expect(first).toMatchObject({ title: 'First thoughts', excerpt: 'One two three.', words: 3 })
+    await handlers()['drafts:restore']({ draftId: draft.id, revisionId: first!.id })
+    await handlers()['drafts:save']({ draftId: draft.id, title: 'Second thoughts', content: '<p>Four five.</p>' })
+
+    const history = await handlers()['drafts:revisions']({ draftId: draft.id })
+    expect(history.map((revision) => revision.title)).toEqual(['Second thoughts', 'First thoughts', 'First thoughts'])
+    const restored = await handlers()['drafts:restore']({ draftId: draft.id, revisionId: history[1]!.id })
+    expect(restored).toMatchObject({ title: 'First thoughts', content: '<p>One two three.</p>' })
+    expect(changes.at(-1)).toMatchObject({ id: draft.id, title: 'First thoughts' })
+    expect((await handlers()['drafts:revisions']({ draftId: draft.id }))[1]).toMatchObject({ title: 'Second thoughts' })
+  })
+
+  it('publishes: tells Queued at once, then Sending, then Published with the post’s page', async () => {
+    const draft = await newDraft('Published from Blogdesk', '<p>Hello, weblog.</p>')
+
+    const told = changes.length
+    const queued = await handlers()['drafts:publish']({ draftId: draft.id })
+    // Answered once the queue is on the disk; the service here is quick enough to have the post by then.
+    expect(['queued', 'sending', 'published']).toContain(queued.state)
+    await fixture.core.sync.drain()
+
+    expect(changes.slice(told).map((change) => change.state)).toEqual(['queued', 'sending', 'published'])
+    const published = changes.at(-1)!
+    expect(published.permalink).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//)
+    const page = await fetch(published.permalink!)
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('Hello, weblog.')
+    expect(await handlers()['drafts:get']({ draftId: draft.id })).toMatchObject({ state: 'published', permalink: published.permalink })
+  })
+
+  it('deletes a draft never published, with its publish still queued', async () => {
+    const unsent = await newDraft('Second thoughts', '<p>Not for the weblog after all.</p>')
+    await service.dispose()
+    serviceStopped = true
+    await handlers()['drafts:publish']({ draftId: unsent.id })
+    // The first attempt finds the service down; the publish waits in the queue to be tried again.
+    await fixture.core.sync.flush()
+    expect(await handlers()['drafts:get']({ draftId: unsent.id })).toMatchObject({ state: 'queued', lastError: expect.stringMatching(/reach/) })
+    await handlers()['drafts:remove']({ draftId: unsent.id })
+    expect(await handlers()['drafts:list'](address())).toEqual([])
+    expect(fixture.core.sync.operations()).toEqual([])
+    expect(changes.at(-1)).toMatchObject({ id: unsent.id, state: 'deleted' })
+    await expect(handlers()['drafts:get']({ draftId: unsent.id })).rejects.toThrow('That draft is no longer in Blogdesk')
+  })
+
+  it('queues the deletion of a published post, and it leaves the weblog', async () => {
+    const draft = await newDraft('Here today', '<p>Gone tomorrow.</p>')
+    await handlers()['drafts:publish']({ draftId: draft.id })
+    await fixture.core.sync.drain()
+    const editUri = await publishedEditUri(draft.id)
+
+    const told = changes.length
+    await handlers()['drafts:remove']({ draftId: draft.id })
+    await fixture.core.sync.drain()
+
+    const states = changes.slice(told).map((change) => change.state)
+    expect(states[0]).toBe('deleting')
+    expect(states.at(-1)).toBe('deleted')
+    expect(await handlers()['drafts:list'](address())).toEqual([])
+    await expect(client.getPost(editUri)).rejects.toMatchObject({ kind: 'not-found' })
+  })
+
+  describe('a conflict with the weblog', () => {
+    /** A published draft, edited here after someone changed its post on the weblog, and published again: in conflict. */
+    async function conflicted(): Promise<{ draftId: string; editUri: string }> {
+      const draft = await newDraft('Shared post', '<p>first</p>')
+      await handlers()['drafts:publish']({ draftId: draft.id })
+      await fixture.core.sync.drain()
+      const editUri = await publishedEditUri(draft.id)
+      const theirs = writeEntry({ title: 'Shared post (theirs)', content: { mode: 'escaped', type: 'text/html', value: '<p>theirs</p>' } })
+      const put = await signedRequest(editUri, { username: 'melody', password: melody.password }, { method: 'PUT', body: theirs })
+      expect(put.status).toBe(200)
+      await handlers()['drafts:save']({ draftId: draft.id, content: '<p>mine</p>' })
+      await handlers()['drafts:publish']({ draftId: draft.id })
+      await fixture.core.sync.drain()
+      expect(await handlers()['drafts:get']({ draftId: draft.id })).toMatchObject({
+        state: 'conflict',
+        content: '<p>mine</p>',
+        conflict: { title: 'Shared post (theirs)', content: '<p>theirs</p>', categories: [] },
+      })
+      return { draftId: draft.id, editUri }
+    }
+
+    it('keeps mine: publishes ours over the weblog’s', async () => {
+      const { draftId, editUri } = await conflicted()
+      expect(await handlers()['drafts:resolveConflict']({ draftId, choice: 'mine', merged: null })).toMatchObject({ conflict: null })
+      await fixture.core.sync.drain()
+      expect(await client.getPost(editUri)).toMatchObject({ title: 'Shared post', content: '<p>mine</p>' })
+      expect(statesOf(draftId).at(-1)).toBe('published')
+    })
+
+    it('keeps theirs: the draft takes the weblog’s text and nothing is sent', async () => {
+      const { draftId, editUri } = await conflicted()
+      const kept = await handlers()['drafts:resolveConflict']({ draftId, choice: 'theirs', merged: null })
+      expect(kept).toMatchObject({ state: 'published', title: 'Shared post (theirs)', content: '<p>theirs</p>', conflict: null })
+      expect(changes.at(-1)).toMatchObject({ id: draftId, state: 'published' })
+      expect(fixture.core.sync.operations()).toEqual([])
+      expect(await client.getPost(editUri)).toMatchObject({ content: '<p>theirs</p>' })
+      expect((await handlers()['drafts:revisions']({ draftId })).map((revision) => revision.excerpt)).toContain('mine')
+    })
+
+    it('merged by hand: saves the merged text and publishes it', async () => {
+      const { draftId, editUri } = await conflicted()
+      const merged = { title: 'Shared post', content: '<p>theirs</p><p>mine</p>', categories: [] }
+      expect(await handlers()['drafts:resolveConflict']({ draftId, choice: 'merged', merged })).toMatchObject({ conflict: null, ...merged })
+      await fixture.core.sync.drain()
+      expect(statesOf(draftId).at(-1)).toBe('published')
+      expect((await handlers()['drafts:revisions']({ draftId })).map((revision) => revision.excerpt)).toContain('mine')
+      expect(await client.getPost(editUri)).toMatchObject({ content: '<p>theirs</p><p>mine</p>' })
+      await expect(handlers()['drafts:resolveConflict']({ draftId, choice: 'theirs', merged: null })).rejects.toThrow(/no longer in conflict/)
+    })
+  })
+
+  async function publishedEditUri(draftId: string): Promise<string> {
+    const permalink = (await handlers()['drafts:get']({ draftId })).permalink
+    const page = await client.feedPage(weblog.feedUri!)
+    const post = page.posts.find((candidate) => candidate.permalink === permalink)
+    if (!post) throw new Error(`The post at ${permalink} is not in the weblog's feed.`)
+    return post.editUri
+  }
+})
+
+describe('countWords', () => {
+  it('counts words as a reader would, not markup or entities', () => {
+    expect(countWords('<h2>Café&nbsp;au lait</h2><p>it&#39;s <em>twenty-one</em> &amp; counting</p>')).toBe(6)
+    expect(countWords('<p></p><img src="blogdesk-media:ab">')).toBe(0)
+  })
+})

@@ -1,0 +1,116 @@
+// The media namespace: images a person pastes, drops or picks into a post. Each is copied into Blogdesk's media
+// folder (MediaCopies) and referred to in the draft as `blogdesk-media:<sha256>`; the sync engine uploads it through
+// the weblog's UploadURI when the post is published. The editor shows a scaled-down copy, made here with sharp.
+import { randomUUID } from 'node:crypto'
+import { mkdirSync, rmSync } from 'node:fs'
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import sharp from 'sharp'
+import { BlogdeskError, type LocalImage } from '../../../src-preload/contract'
+import { IMAGE_EXTENSIONS, IMAGE_FORMATS_IN_WORDS, SNIFF_BYTES, sniffImageType } from '../media'
+import type { MediaCopy } from '../store'
+import type { HandlersOf, Services } from './services'
+
+/** The editor column is at most this wide, twice over for sharp screens; larger images are scaled down to it. */
+const PREVIEW_MAX_PIXELS = 1600
+/** An image this small, already a size that fits and in a format every browser shows, is shown as it is. */
+const SHOWN_AS_IS_MAX_BYTES = 512 * 1024
+const SHOWN_AS_IS_TYPES = new Set<MediaCopy['type']>(['image/jpeg', 'image/png', 'image/gif', 'image/webp'])
+/** Previews of the images of the posts open lately, so reopening a post does not scale its photos again. */
+const KEPT_PREVIEWS = 64
+
+export function mediaHandlers(services: Services): HandlersOf<'media'> {
+  const { media } = services
+  const pastedDir = join(services.store.dataDir, 'pasted')
+  // Pasted images left half-written by an app that stopped mid-paste; only this app uses the data dir.
+  rmSync(pastedDir, { recursive: true, force: true })
+  mkdirSync(pastedDir, { recursive: true })
+  const previews = new Map<string, Promise<LocalImage>>()
+
+  /** `what` names the image in an error: “photo.jpg”, or “An image of this post”. */
+  function previewOf(copy: MediaCopy, what: string): Promise<LocalImage> {
+    let preview = previews.get(copy.hash)
+    if (preview) {
+      // Most recently used last, so the oldest is the first to go.
+      previews.delete(copy.hash)
+    } else {
+      preview = makePreview(copy, what)
+      preview.catch(() => previews.delete(copy.hash))
+    }
+    previews.set(copy.hash, preview)
+    for (const hash of previews.keys()) {
+      if (previews.size <= KEPT_PREVIEWS) break
+      previews.delete(hash)
+    }
+    return preview
+  }
+
+  return {
+    async 'media:importFile'({ path }) {
+      const copy = await media.add(path, { imageOnly: true })
+      return previewOf(copy, `“${basename(path)}”`)
+    },
+
+    async 'media:importBytes'({ name, bytes }) {
+      const type = sniffImageType(bytes.subarray(0, SNIFF_BYTES))
+      if (type === null) {
+        throw new BlogdeskError('invalid-argument', `“${name}” is not an image Blogdesk can put in a post: it takes ${IMAGE_FORMATS_IN_WORDS} images.`)
+      }
+      // MediaCopies takes files: the pasted bytes go through one, in the data dir, removed once copied in.
+      const pasted = join(pastedDir, `${randomUUID()}.${IMAGE_EXTENSIONS[type]}`)
+      try {
+        await writeFile(pasted, bytes, { mode: 0o600 })
+        return await previewOf(await media.add(pasted, { imageOnly: true }), `“${name}”`)
+      } finally {
+        await rm(pasted, { force: true })
+      }
+    },
+
+    async 'media:preview'({ hash }) {
+      const copy = media.get(hash)
+      if (copy === null) {
+        throw new BlogdeskError(
+          'not-found',
+          'An image of this post is no longer in Blogdesk’s media folder, so it cannot be shown or published. Remove it from the post and add the file again.',
+        )
+      }
+      return previewOf(copy, 'An image of this post')
+    },
+  }
+}
+
+async function makePreview(copy: MediaCopy, what: string): Promise<LocalImage> {
+  try {
+    // rotate() turns the image upright by its EXIF orientation, as browsers show it on the weblog.
+    const image = sharp(copy.path).rotate()
+    const metadata = await image.metadata()
+    const turned = (metadata.orientation ?? 1) >= 5
+    const width = (turned ? metadata.height : metadata.width) ?? null
+    const height = (turned ? metadata.width : metadata.height) ?? null
+    const fits = width !== null && height !== null && Math.max(width, height) <= PREVIEW_MAX_PIXELS && !turned
+    if (fits && copy.size <= SHOWN_AS_IS_MAX_BYTES && SHOWN_AS_IS_TYPES.has(copy.type)) {
+      // Kept as it is: an animated GIF stays animated.
+      const original = await readFile(copy.path)
+      return { hash: copy.hash, previewUrl: dataUrl(copy.type, original), width, height }
+    }
+    const scaled = await image
+      .resize({ width: PREVIEW_MAX_PIXELS, height: PREVIEW_MAX_PIXELS, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .toBuffer()
+    return { hash: copy.hash, previewUrl: dataUrl('image/webp', scaled), width, height }
+  } catch (error) {
+    throw new BlogdeskError(
+      'invalid-argument',
+      `${what} cannot be shown in the editor: Blogdesk could not read its ${formatOf(copy.type)} data (${(error as Error).message}). Save it as a JPEG or PNG and add it again.`,
+      { cause: error },
+    )
+  }
+}
+
+function formatOf(type: MediaCopy['type']): string {
+  return type === 'application/octet-stream' ? 'image' : type.slice('image/'.length).toUpperCase()
+}
+
+function dataUrl(type: string, bytes: Uint8Array): string {
+  return `data:${type};base64,${Buffer.from(bytes).toString('base64')}`
+}

@@ -1,0 +1,29 @@
+// What the contract's handlers work with: core's parts, opened once by openCore and shared by every namespace.
+import type { Channel, Event, Events, Handlers } from '../../../src-preload/contract'
+import type { Accounts } from '../accounts'
+import type { Fetch } from '../atom'
+import type { FeedPoller } from '../feed'
+import type { Platform } from '../platform'
+import type { Caches, Drafts, LocalStore, MediaCopies } from '../store'
+import type { SyncEngine } from '../sync'
+
+export type CoreEventListener = <E extends Event>(event: E, payload: Events[E]) => void
+
+export interface Services {
+  store: LocalStore
+  accounts: Accounts
+  sync: SyncEngine
+  feed: FeedPoller
+  drafts: Drafts
+  caches: Caches
+  media: MediaCopies
+  platform: Platform
+  fetch: Fetch
+  /** Sends a contract event to the renderer. */
+  emit: CoreEventListener
+  /** Runs `cleanup` when core closes: for subscriptions a namespace makes to core's parts. */
+  onClose(cleanup: () => void): void
+}
+
+/** The handlers of the channels `<namespace>:…`: each namespace's module answers its own. */
+export type HandlersOf<Namespace extends string> = Pick<Handlers, Extract<Channel, `${Namespace}:${string}`>>
