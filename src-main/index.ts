@@ -1,12 +1,34 @@
 // The main process: app lifecycle only. What Blogdesk does lives in core; windows/, ipc/ and platform/ fit it to Electron.
-import { app, dialog } from 'electron'
-import { FileVault, openCore, type Core } from './core'
+import { join } from 'node:path'
+import { app, type BrowserWindow } from 'electron'
+import { FileVault, openCore, type Core, type Platform } from './core'
 import { registerIpc } from './ipc'
-import { appPaths, netFetch, safeStorageCipher } from './platform'
-import { AppWindows, appPage } from './windows'
+import {
+  APP_ID,
+  appPaths,
+  netFetch,
+  openExternal,
+  safeStorageCipher,
+  SandboxLauncher,
+  useProductDataFolder,
+  watchConnectivity,
+} from './platform'
+import {
+  AppWindows,
+  appPage,
+  installAppMenu,
+  showSignInPage,
+  showStartupError,
+  signalOutbox,
+  warnAboutWeakKeyring,
+  WindowStateFile,
+} from './windows'
 
+useProductDataFolder()
 // Every renderer sandboxed, whatever a window's own settings say.
 app.enableSandbox()
+// Windows ties notifications and taskbar buttons to the id of the installer's shortcut.
+if (process.platform === 'win32') app.setAppUserModelId(APP_ID)
 
 if (app.requestSingleInstanceLock()) {
   run()
@@ -16,26 +38,54 @@ if (app.requestSingleInstanceLock()) {
 }
 
 function run(): void {
-  const windows = new AppWindows(appPage())
+  const paths = appPaths()
+  const windows = new AppWindows(appPage(), {
+    state: new WindowStateFile(paths.windowStateFile),
+    icon: process.platform === 'linux' ? join(paths.resourcesDir, 'icon.png') : undefined,
+  })
+  const sandbox = new SandboxLauncher({
+    // electron.vite.config.ts builds the service beside this file.
+    serviceEntry: join(import.meta.dirname, 'service.js'),
+    dataDir: paths.sandboxDir,
+    resourcesDir: paths.resourcesDir,
+  })
   const started = app.whenReady().then(async () => {
-    const paths = appPaths()
+    const cipher = safeStorageCipher()
+    const platform: Platform = {
+      connectivity: watchConnectivity(),
+      openExternal,
+      showAuthorizePage: async (url) => showSignInPage(url, windows.focused()),
+      startSandbox: () => sandbox.start(),
+    }
     const core = await openCore({
       dataDir: paths.dataDir,
-      vault: new FileVault(paths.vaultFile, safeStorageCipher()),
+      vault: new FileVault(paths.vaultFile, cipher),
       fetch: netFetch,
+      platform,
     })
     const unregisterIpc = registerIpc(core, windows)
+    const stopSignals = signalOutbox(core, windows)
+    installAppMenu({
+      // On macOS the app runs on with no window: a command then opens one.
+      onCommand: (command) => void (windows.all().length === 0 ? windows.open() : windows.sendToFront('app:command', command)),
+      dataDir: paths.dataDir,
+      isMac: process.platform === 'darwin',
+      isPackaged: app.isPackaged,
+    })
     const showWindow = () => windows.focus() ?? windows.open()
     app.on('second-instance', showWindow)
     app.on('activate', showWindow)
-    windows.open()
-    return { core, unregisterIpc }
+    const window = windows.open()
+    if (cipher.weak) whenShown(window, () => warnAboutWeakKeyring(window, paths.noticesFile))
+    void restartSandboxInUse(core, sandbox)
+    const stop = () => {
+      stopSignals()
+      unregisterIpc()
+    }
+    return { core, stop }
   })
   started.catch((error: unknown) => {
-    dialog.showErrorBox(
-      'Blogdesk could not start',
-      `${describe(error)}\n\nBlogdesk will close now. If this keeps happening, please report it.`,
-    )
+    showStartupError(error)
     app.exit(1)
   })
 
@@ -44,22 +94,49 @@ function run(): void {
     if (process.platform !== 'darwin') app.quit()
   })
 
-  // Quitting waits for core to close the store, so nothing written is lost.
+  // Quitting waits for core to close the store, so nothing written is lost, and then for the sandbox to close its own.
   let shuttingDown: Promise<void> | undefined
   let shutDown = false
   app.on('before-quit', (event) => {
     if (shutDown) return
     event.preventDefault()
     shuttingDown ??= started
-      .then(({ core, unregisterIpc }) => {
-        unregisterIpc()
+      .then(({ core, stop }) => {
+        stop()
         return close(core)
       }, () => undefined) // a core that never opened has nothing to close
+      .then(() => sandbox.stop())
       .finally(() => {
         shutDown = true
         app.quit()
       })
   })
+}
+
+/**
+ * The demo account's addresses hold the sandbox's port, so while an account uses the sandbox, the sandbox starts
+ * with the app (on that port again) and the account keeps working.
+ */
+async function restartSandboxInUse(core: Core, sandbox: SandboxLauncher): Promise<void> {
+  const previous = sandbox.previous()
+  if (!previous) return
+  try {
+    const origin = new URL(previous.atomBase).origin
+    const accounts = await core.handlers['accounts:list'](null)
+    if (accounts.some((account) => URL.canParse(account.atomBase) && new URL(account.atomBase).origin === origin)) {
+      await sandbox.start()
+    }
+  } catch (error) {
+    console.error('Blogdesk could not start its built-in sandbox again:', error)
+  }
+}
+
+function whenShown(window: BrowserWindow, then: () => Promise<void>): void {
+  const run = () => {
+    then().catch((error: unknown) => console.error('Blogdesk could not show a notice:', error))
+  }
+  if (window.isVisible()) run()
+  else window.once('show', run)
 }
 
 async function close(core: Core): Promise<void> {
@@ -68,8 +145,4 @@ async function close(core: Core): Promise<void> {
   } catch (error) {
     console.error('Blogdesk could not close its local store cleanly:', error)
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

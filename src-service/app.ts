@@ -8,6 +8,7 @@ import { createLookups, type LookupOptions } from './lookup'
 import { AvatarCache } from './media/avatars'
 import { MediaLibrary } from './media/library'
 import { registerProfilePages } from './public/profiles'
+import { serviceResources } from './resources'
 import { weblogRoot } from './routes/atom-root'
 import { registerMediaRoutes } from './routes/gallery'
 import { errorReplyFor, registerJsonRoutes } from './routes/json'
@@ -28,6 +29,8 @@ export interface ServiceOptions {
   rateLimit?: number
   /** Seconds between the demo friends' acts (needs `demo`); they do nothing when absent. */
   simulate?: number
+  /** The folder with catalogue/ and demo-photos/ (serviceResources); the repo's resources/ when absent. */
+  resources?: string
 }
 
 export interface Service {
@@ -39,15 +42,16 @@ export interface Service {
   close(): void
 }
 
-export async function createService({ dataDir, demo = false, lookup, rateLimit, simulate }: ServiceOptions): Promise<Service> {
+export async function createService({ dataDir, demo = false, lookup, rateLimit, simulate, resources }: ServiceOptions): Promise<Service> {
+  const files = serviceResources(resources)
   const store = openStore(dataDir)
   try {
     const media = MediaLibrary.open(dataDir)
-    const sandbox = demo ? await ensureDemoAccount(store, media) : null
+    const sandbox = demo ? await ensureDemoAccount(store, media, files) : null
     const withWsse = wsseGuard(store.users)
     const router = new Router({ errorReplyFor }).get('/t/atom/weblog', withWsse(weblogRoot(store.weblogs)))
     registerPostRoutes(router, store, withWsse)
-    registerListRoutes(router, store, withWsse, createLookups(lookup))
+    registerListRoutes(router, store, withWsse, createLookups({ catalogueFile: files.catalogueFile, ...lookup }))
     registerMediaRoutes(router, store, media, withWsse)
     registerOAuthRoutes(router, store)
     registerJsonRoutes(router, store, { rateLimit })

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { readLinkFeed } from '../src-protocol'
-import { startService } from './server'
+import { parseArguments, startService } from './server'
 import { melody, readSandboxFile, signedGet, startTestService, type Sandbox } from './testing/service-fixture'
 
 const repoRoot = join(import.meta.dirname, '..')
@@ -188,5 +188,58 @@ describe('startService', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('--resources', () => {
+  const repoResources = join(repoRoot, 'resources')
+  let folder: string
+  let dataDir: string
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'blogdesk-resources-'))
+    dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-resources-data-'))
+  })
+  afterEach(() => {
+    rmSync(folder, { recursive: true, force: true })
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('is read from the command line', () => {
+    expect(parseArguments(['--port', '0', '--data-dir', 'x', '--resources', '/opt/Blogdesk/resources'])).toEqual({
+      port: 0,
+      dataDir: 'x',
+      resources: '/opt/Blogdesk/resources',
+    })
+  })
+
+  it('seeds the demo from the catalogue and photos in the named folder, as the packaged app lays them out', async () => {
+    cpSync(join(repoResources, 'demo-photos'), join(folder, 'demo-photos'), { recursive: true })
+    const catalogue = JSON.parse(readFileSync(join(repoResources, 'catalogue', 'books.json'), 'utf8')) as {
+      books: { isbn13: string; title: string }[]
+    }
+    const cBook = catalogue.books.find((book) => book.isbn13 === '9780131103627')!
+    cBook.title = 'The C Programming Language, from the packaged catalogue'
+    mkdirSync(join(folder, 'catalogue'))
+    writeFileSync(join(folder, 'catalogue', 'books.json'), JSON.stringify(catalogue))
+
+    const service = await startService({ port: 0, dataDir, demo: true, resources: folder })
+    try {
+      const { username, apiPassword } = readSandboxFile(dataDir)
+      const root = await signedGet(`${service.origin}/t/atom/lists`, { username, password: apiPassword })
+      const links = readLinkFeed(await root.text(), service.origin)
+      const bookPage = links.find((link) => link.rel === 'alternate' && link.title === 'On the desk')
+      const page = await (await fetch(bookPage!.href)).text()
+      expect(page).toContain('The C Programming Language, from the packaged catalogue')
+    } finally {
+      await service.close()
+    }
+  })
+
+  it('refuses a folder that does not hold the resources, naming what is missing', async () => {
+    await expect(startService({ port: 0, dataDir, demo: true, resources: folder })).rejects.toThrow(
+      `The ISBN catalogue ${join(folder, 'catalogue', 'books.json')} could not be read`,
+    )
+    cpSync(join(repoResources, 'catalogue'), join(folder, 'catalogue'), { recursive: true })
+    await expect(startService({ port: 0, dataDir, demo: true, resources: folder })).rejects.toThrow(join(folder, 'demo-photos'))
   })
 })

@@ -23,6 +23,8 @@ export interface StartOptions {
   rateLimit?: number
   /** With `demo`: the demo friends act every this many seconds (a post, comment, favourite or neighbour). */
   simulate?: number
+  /** The folder with catalogue/ and demo-photos/, when the service does not run from the repo (the app's sandbox). */
+  resources?: string
 }
 
 export interface RunningService {
@@ -43,8 +45,9 @@ export async function startService({
   lookup,
   rateLimit,
   simulate,
+  resources,
 }: StartOptions): Promise<RunningService> {
-  const service = await createService({ dataDir, demo, lookup, rateLimit, simulate })
+  const service = await createService({ dataDir, demo, lookup, rateLimit, simulate, resources })
   const server = createServer()
   try {
     const origin = originOf(await listen(server, port, host))
@@ -118,10 +121,12 @@ function trackRequestsForShutdown(server: Server): () => Promise<void> {
 // lookup failed. --offline: no lookup leaves this machine (the local catalogue still answers); tests run this way.
 // --rate-limit: requests a minute each JSON client may make (by API key when signed, else by address); 503 beyond.
 // --simulate: with --demo, the demo friends post, comment, favour and add neighbours every so many seconds.
+// --resources: the folder holding catalogue/ and demo-photos/; a bundled service (the app's sandbox) cannot find the
+// repo's resources/ from where it runs.
 const USAGE =
   'usage: npm run service -- --port <n> --data-dir <dir> [--demo] [--host <address>] ' +
   '[--lookup-allow <host,...>] [--isbn-provider <url with {isbn}>] [--offline] ' +
-  '[--rate-limit <requests a minute>] [--simulate <seconds>]'
+  '[--rate-limit <requests a minute>] [--simulate <seconds>] [--resources <dir>]'
 
 class UsageError extends SetupError {}
 
@@ -166,6 +171,9 @@ export function parseArguments(args: readonly string[]): StartOptions {
         break
       case '--simulate':
         options.simulate = parsePositive(flag, value(), /^\d+(\.\d+)?$/, 'a number of seconds')
+        break
+      case '--resources':
+        options.resources = value()
         break
       default:
         throw new UsageError(`unknown option ${args[index]} (${USAGE})`)

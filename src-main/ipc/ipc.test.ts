@@ -31,7 +31,14 @@ const ipcMain = vi.hoisted(() => {
 vi.mock('electron', () => ({ ipcMain }))
 
 const pageUrl = 'file:///opt/blogdesk/out/renderer/index.html'
-const melody: AccountSummary = { id: 'a1', label: 'melody @ 127.0.0.1:4567', atomBase: 'http://127.0.0.1:4567', username: 'melody' }
+const melody: AccountSummary = {
+  id: 'a1',
+  label: 'melody @ 127.0.0.1:4567',
+  atomBase: 'http://127.0.0.1:4567',
+  username: 'melody',
+  json: null,
+  paused: null,
+}
 
 interface FakeFrame {
   processId: number
@@ -46,18 +53,20 @@ function fakeContents(mainFrame: FakeFrame) {
 
 function fakeCore() {
   const listeners = new Set<(event: Event, payload: unknown) => void>()
+  // Every channel answered by a spy, so a test can tell which handlers a call reached.
   const handlers = {
+    ...Object.fromEntries(channels.map((channel) => [channel, vi.fn(async () => null)])),
     'accounts:list': vi.fn(async () => [melody]),
     'accounts:add': vi.fn(async () => melody),
     'weblogs:list': vi.fn(async () => []),
-  } satisfies Handlers
+  } as unknown as { [C in Channel]: Handlers[C] & ReturnType<typeof vi.fn> }
   const core: Core = {
     handlers,
     onEvent(listener) {
       listeners.add(listener as (event: Event, payload: unknown) => void)
       return () => listeners.delete(listener as (event: Event, payload: unknown) => void)
     },
-    // No channel reaches the outbox yet (issue 6 adds them).
+    // Only the handlers reach core's parts.
     sync: {} as Core['sync'],
     accounts: {} as Core['accounts'],
     feed: {} as Core['feed'],

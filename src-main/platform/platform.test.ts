@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -6,10 +6,23 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BlogdeskError } from '../../src-preload/contract'
 import { FileVault } from '../core'
-import { appPaths, netFetch, safeStorageCipher } from '.'
+import {
+  appPaths,
+  CONNECTIVITY_POLL_MS,
+  isWebLink,
+  netFetch,
+  openExternal,
+  PRODUCT_NAME,
+  readJsonFile,
+  safeStorageCipher,
+  useProductDataFolder,
+  watchConnectivity,
+  writeJsonFile,
+} from '.'
 
 // safeStorage as the OS keychain would behave: sealing is reversible only with its key, and may be unavailable.
-const electron = vi.hoisted(() => {
+const electron = await vi.hoisted(async () => {
+  const { EventEmitter } = await import('node:events')
   const state = { available: true, backend: 'gnome_libsecret' }
   const key = 0x5a
   const xor = (bytes: Uint8Array) => Buffer.from(bytes.map((byte) => byte ^ key))
@@ -28,19 +41,41 @@ const electron = vi.hoisted(() => {
       },
     },
     netFetch: vi.fn((input: string | Request, init?: RequestInit) => globalThis.fetch(input, init)),
-    userData: '/home/melody/.config/Blogdesk',
+    network: { online: true },
+    powerMonitor: new EventEmitter(),
+    openExternal: vi.fn((_url: string) => Promise.resolve()),
+    app: {
+      isPackaged: false,
+      paths: new Map([
+        ['appData', '/home/melody/.config'],
+        ['userData', '/home/melody/.config/blogdesk'],
+      ]),
+      getPath(name: string) {
+        const path = this.paths.get(name)
+        if (!path) throw new Error(`unexpected path ${name}`)
+        return path
+      },
+      setPath(name: string, path: string) {
+        this.paths.set(name, path)
+      },
+      getAppPath: () => '/home/melody/src/blogdesk',
+    },
   }
 })
 
 vi.mock('electron', () => ({
   safeStorage: electron.safeStorage,
-  net: { fetch: electron.netFetch },
-  app: { getPath: (name: string) => (name === 'userData' ? electron.userData : `/unexpected/${name}`) },
+  net: { fetch: electron.netFetch, isOnline: () => electron.network.online },
+  powerMonitor: electron.powerMonitor,
+  shell: { openExternal: electron.openExternal },
+  app: electron.app,
 }))
 
 beforeEach(() => {
   electron.state.available = true
   electron.state.backend = 'gnome_libsecret'
+  electron.network.online = true
+  electron.openExternal.mockClear()
 })
 
 describe('safeStorageCipher', () => {
@@ -132,10 +167,147 @@ describe('netFetch', () => {
 })
 
 describe('appPaths', () => {
-  it("keeps the store and the sealed secrets in the app's user data folder", () => {
+  it("keeps everything in a data folder named after the product, whether packaged or run from the sources", () => {
+    useProductDataFolder()
+    const userData = join('/home/melody/.config', PRODUCT_NAME)
     expect(appPaths()).toEqual({
-      dataDir: electron.userData,
-      vaultFile: join(electron.userData, 'secrets.bin'),
+      dataDir: userData,
+      vaultFile: join(userData, 'secrets.bin'),
+      sandboxDir: join(userData, 'sandbox'),
+      windowStateFile: join(userData, 'window-state.json'),
+      noticesFile: join(userData, 'notices.json'),
+      resourcesDir: join('/home/melody/src/blogdesk', 'resources'),
     })
+  })
+
+  it("reads run-time files from the packaged app's resources folder", () => {
+    electron.app.isPackaged = true
+    try {
+      expect(appPaths().resourcesDir).toBe(process.resourcesPath)
+    } finally {
+      electron.app.isPackaged = false
+    }
+  })
+})
+
+describe('openExternal', () => {
+  it('opens web links in the browser, exactly as checked', async () => {
+    await openExternal('https://example.com/a post?x=1#top')
+    await openExternal('HTTP://Example.org')
+    expect(electron.openExternal.mock.calls).toEqual([['https://example.com/a%20post?x=1#top'], ['http://example.org/']])
+  })
+
+  it.each([
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'JavaScript:alert(document.cookie)',
+    'data:text/html,<script>alert(1)</script>',
+    'blogdesk://settings',
+    'ms-msdt:/id PCWDiagnostic',
+    'smb://attacker/share',
+    'vbscript:msgbox',
+    '//example.com/no-scheme',
+    'not a url',
+    '',
+  ])('refuses %j, saying only web links open', async (url) => {
+    await expect(openExternal(url)).rejects.toThrow(BlogdeskError)
+    await expect(openExternal(url)).rejects.toThrow(/only web links \(http or https\)/)
+    expect(electron.openExternal).not.toHaveBeenCalled()
+  })
+
+  it('shortens a long refused address in its message', async () => {
+    const refusal = await openExternal(`file:///${'a'.repeat(500)}`).then(
+      () => 'opened',
+      (error: unknown) => (error as Error).message,
+    )
+    expect(refusal).toMatch(/^Blogdesk opens only web links/)
+    expect(refusal.length).toBeLessThan(200)
+  })
+
+  it('tells web links from everything else', () => {
+    expect(isWebLink('HTTPS://EXAMPLE.COM/')).toBe(true)
+    expect(isWebLink(' javascript:alert(1)')).toBe(false)
+    expect(isWebLink('//example.com')).toBe(false)
+  })
+})
+
+describe('watchConnectivity', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('answers from net.isOnline', () => {
+    const connectivity = watchConnectivity()
+    expect(connectivity.isOnline()).toBe(true)
+    electron.network.online = false
+    expect(connectivity.isOnline()).toBe(false)
+  })
+
+  it('tells listeners when the connection goes and comes back, once per change', () => {
+    const connectivity = watchConnectivity()
+    const changes: boolean[] = []
+    connectivity.onChange((online) => changes.push(online))
+    vi.advanceTimersByTime(CONNECTIVITY_POLL_MS * 3)
+    electron.network.online = false
+    vi.advanceTimersByTime(CONNECTIVITY_POLL_MS * 3)
+    electron.network.online = true
+    vi.advanceTimersByTime(CONNECTIVITY_POLL_MS)
+    expect(changes).toEqual([false, true])
+  })
+
+  it('looks again at once when the computer wakes or is unlocked', () => {
+    const connectivity = watchConnectivity()
+    const changes: boolean[] = []
+    connectivity.onChange((online) => changes.push(online))
+    electron.network.online = false
+    electron.powerMonitor.emit('resume')
+    electron.network.online = true
+    electron.powerMonitor.emit('unlock-screen')
+    expect(changes).toEqual([false, true])
+  })
+
+  it('stops watching when the last listener leaves', () => {
+    const connectivity = watchConnectivity()
+    const listener = vi.fn()
+    const timers = vi.getTimerCount()
+    const wakeListeners = electron.powerMonitor.listenerCount('resume')
+    const stop = connectivity.onChange(listener)
+    stop()
+    expect(vi.getTimerCount()).toBe(timers)
+    expect(electron.powerMonitor.listenerCount('resume')).toBe(wakeListeners)
+    electron.network.online = false
+    electron.powerMonitor.emit('resume')
+    vi.advanceTimersByTime(CONNECTIVITY_POLL_MS * 2)
+    expect(listener).not.toHaveBeenCalled()
+  })
+})
+
+describe('the small JSON files', () => {
+  let dir: string
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'blogdesk-json-'))
+  })
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true })
+  })
+  const isCount = (value: unknown): value is { count: number } =>
+    typeof value === 'object' && value !== null && typeof (value as { count?: unknown }).count === 'number'
+
+  it('round-trip, creating the folder', () => {
+    const file = join(dir, 'nested', 'state.json')
+    writeJsonFile(file, { count: 3 })
+    expect(readJsonFile(file, isCount)).toEqual({ count: 3 })
+  })
+
+  it('read as nothing when missing, damaged or of another shape, rather than failing', () => {
+    const file = join(dir, 'state.json')
+    expect(readJsonFile(file, isCount)).toBeNull()
+    writeFileSync(file, '{"count": ')
+    expect(readJsonFile(file, isCount)).toBeNull()
+    writeFileSync(file, '{"count": "three"}')
+    expect(readJsonFile(file, isCount)).toBeNull()
   })
 })

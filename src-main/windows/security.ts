@@ -1,6 +1,7 @@
 // The window's defences. The renderer shows remote content (post bodies, friends' events), so it is treated as
 // hostile: it may not leave our page, open windows, or use any permission the app does not need.
-import { shell, type Session, type WebContents } from 'electron'
+import type { Session, WebContents } from 'electron'
+import { isWebLink, openExternal } from '../platform'
 import type { AppPage } from './page'
 
 /**
@@ -48,15 +49,9 @@ export function guardSession(session: Session, page: AppPage): void {
   })
 }
 
-/** Only web pages go to the browser: `file:`, `javascript:` and custom schemes could run or open things locally. */
-export function isWebLink(url: string): boolean {
-  if (!URL.canParse(url)) return false
-  const { protocol } = new URL(url)
-  return protocol === 'http:' || protocol === 'https:'
-}
-
-function openInBrowser(url: string): void {
-  shell.openExternal(url).catch((error: unknown) => {
+/** Web links leave for the browser; anything else is dropped (openExternal says why in the log). */
+export function openInBrowser(url: string): void {
+  openExternal(url).catch((error: unknown) => {
     console.error(`Blogdesk could not open ${url} in the browser:`, error)
   })
 }

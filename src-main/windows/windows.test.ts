@@ -1,9 +1,18 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { BrowserWindowConstructorOptions, Session, WebContents } from 'electron'
-import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { AppWindows, CONTENT_SECURITY_POLICY, appPage, canvasColors, isWebLink, type AppPage } from '.'
+import type {
+  BrowserWindowConstructorOptions,
+  ContextMenuParams,
+  MenuItemConstructorOptions,
+  Rectangle,
+  Session,
+  WebContents,
+} from 'electron'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { AppWindows, CONTENT_SECURITY_POLICY, WindowStateFile, appPage, canvasColors, isReachable, type AppPage } from '.'
 
 type Listener = (...args: unknown[]) => void
 type PermissionRequestHandler = NonNullable<Parameters<Session['setPermissionRequestHandler']>[0]>
@@ -47,7 +56,10 @@ const electron = vi.hoisted(() => {
     }
   }
   class FakeWebContents extends Emitter {
-    readonly session = new FakeSession()
+    readonly session = Object.assign(new FakeSession(), { addWordToSpellCheckerDictionary: vi.fn() })
+    readonly mainFrame = { url: '' }
+    readonly send = vi.fn()
+    readonly replaceMisspelling = vi.fn()
     openHandler: WindowOpenHandler | null = null
     setWindowOpenHandler(handler: WindowOpenHandler) {
       this.openHandler = handler
@@ -56,17 +68,45 @@ const electron = vi.hoisted(() => {
   class FakeBrowserWindow extends Emitter {
     static readonly created: FakeBrowserWindow[] = []
     static loadOutcome: () => Promise<void> = () => Promise.resolve()
+    static focused: FakeBrowserWindow | null = null
+    static getFocusedWindow() {
+      return FakeBrowserWindow.focused
+    }
+    static fromWebContents(contents: unknown) {
+      return FakeBrowserWindow.created.find((window) => window.webContents === contents) ?? null
+    }
     readonly webContents = new FakeWebContents()
-    readonly loadFile = vi.fn((_file: string) => FakeBrowserWindow.loadOutcome())
-    readonly loadURL = vi.fn((_url: string) => FakeBrowserWindow.loadOutcome())
+    readonly loadFile = vi.fn((file: string) => {
+      this.webContents.mainFrame.url = pathToFileURL(file).href
+      return FakeBrowserWindow.loadOutcome()
+    })
+    readonly loadURL = vi.fn((url: string) => {
+      this.webContents.mainFrame.url = url
+      return FakeBrowserWindow.loadOutcome()
+    })
     readonly show = vi.fn()
     readonly focus = vi.fn()
     readonly restore = vi.fn()
+    readonly maximize = vi.fn()
     minimized = false
     destroyed = false
+    /** Where the person has moved and sized the window, as getNormalBounds reports it. */
+    normalBounds: Rectangle
+    maximized = false
     constructor(readonly options: BrowserWindowConstructorOptions) {
       super()
       FakeBrowserWindow.created.push(this)
+      const { x = 0, y = 0, width = 0, height = 0 } = options
+      this.normalBounds = { x, y, width, height }
+    }
+    getNormalBounds() {
+      return this.normalBounds
+    }
+    isMaximized() {
+      return this.maximized
+    }
+    isFullScreen() {
+      return false
     }
     isMinimized() {
       return this.minimized
@@ -79,19 +119,29 @@ const electron = vi.hoisted(() => {
       this.emit('closed')
     }
   }
+  const popups: MenuItemConstructorOptions[][] = []
   return {
     FakeBrowserWindow,
     nativeTheme: { shouldUseDarkColors: false },
     openExternal: vi.fn((_url: string) => Promise.resolve()),
     showErrorBox: vi.fn((_title: string, _content: string) => undefined),
+    displays: [] as { workArea: Rectangle }[],
+    popups,
+    Menu: {
+      buildFromTemplate: (template: MenuItemConstructorOptions[]) => ({ popup: () => popups.push(template) }),
+    },
+    clipboard: { writeText: vi.fn((_text: string) => undefined) },
   }
 })
 
 vi.mock('electron', () => ({
   app: { isPackaged: true },
   BrowserWindow: electron.FakeBrowserWindow,
+  clipboard: electron.clipboard,
   dialog: { showErrorBox: electron.showErrorBox },
+  Menu: electron.Menu,
   nativeTheme: electron.nativeTheme,
+  screen: { getAllDisplays: () => electron.displays },
   shell: { openExternal: electron.openExternal },
 }))
 
@@ -103,9 +153,13 @@ const productionPage = appPage({ mainDir, isPackaged: true })
 beforeEach(() => {
   electron.FakeBrowserWindow.created.length = 0
   electron.FakeBrowserWindow.loadOutcome = () => Promise.resolve()
+  electron.FakeBrowserWindow.focused = null
   electron.nativeTheme.shouldUseDarkColors = false
   electron.openExternal.mockClear()
   electron.showErrorBox.mockClear()
+  electron.clipboard.writeText.mockClear()
+  electron.popups.length = 0
+  electron.displays = [{ workArea: { x: 0, y: 25, width: 1920, height: 1055 } }]
 })
 
 function openWindow(page: AppPage = productionPage) {
@@ -314,12 +368,6 @@ describe('new windows and links', () => {
     await vi.waitFor(() => expect(error).toHaveBeenCalled())
     error.mockRestore()
   })
-
-  it('tells web links from everything else', () => {
-    expect(isWebLink('HTTPS://EXAMPLE.COM/')).toBe(true)
-    expect(isWebLink(' javascript:alert(1)')).toBe(false)
-    expect(isWebLink('//example.com')).toBe(false)
-  })
 })
 
 describe('permissions', () => {
@@ -433,5 +481,203 @@ describe('the renderer page', () => {
     const headerOnly = (directive: string) => directive.startsWith('frame-ancestors ')
     expect(directives(CONTENT_SECURITY_POLICY)).toContain("frame-ancestors 'none'")
     expect(directives(meta?.[1] ?? '')).toEqual(directives(CONTENT_SECURITY_POLICY).filter((d) => !headerOnly(d)))
+  })
+})
+
+describe('the window remembers where it was', () => {
+  let dir: string
+  let stateFile: string
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'blogdesk-window-state-'))
+    stateFile = join(dir, 'window-state.json')
+  })
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  function openRemembering() {
+    const windows = new AppWindows(productionPage, { state: new WindowStateFile(stateFile) })
+    windows.open()
+    return electron.FakeBrowserWindow.created.at(-1)!
+  }
+
+  it('opens at the default size, centred, the first time', () => {
+    const window = openRemembering()
+    expect(window.options).toMatchObject({ width: 1200, height: 800 })
+    expect(window.options.x).toBeUndefined()
+    expect(window.options.y).toBeUndefined()
+  })
+
+  it('opens where it was closed, at the same size', () => {
+    const first = openRemembering()
+    first.normalBounds = { x: 200, y: 120, width: 1000, height: 700 }
+    first.emit('close')
+
+    const next = openRemembering()
+    expect(next.options).toMatchObject({ x: 200, y: 120, width: 1000, height: 700, fullscreen: false })
+    next.emit('ready-to-show')
+    expect(next.maximize).not.toHaveBeenCalled()
+    expect(next.show).toHaveBeenCalled()
+  })
+
+  it('opens maximised when it was closed maximised, keeping the size to return to', () => {
+    const first = openRemembering()
+    first.normalBounds = { x: 40, y: 60, width: 900, height: 650 }
+    first.maximized = true
+    first.emit('close')
+
+    const next = openRemembering()
+    expect(next.options).toMatchObject({ x: 40, y: 60, width: 900, height: 650 })
+    next.emit('ready-to-show')
+    expect(next.maximize).toHaveBeenCalledOnce()
+  })
+
+  it('opens at the default place when its display is no longer connected', () => {
+    const first = openRemembering()
+    first.normalBounds = { x: 2300, y: 100, width: 1000, height: 700 }
+    first.emit('close')
+    expect(JSON.parse(readFileSync(stateFile, 'utf8')).bounds).toEqual(first.normalBounds)
+
+    const next = openRemembering()
+    expect(next.options).toMatchObject({ width: 1200, height: 800 })
+    expect(next.options.x).toBeUndefined()
+  })
+
+  it('ignores a damaged file', () => {
+    writeFileSync(stateFile, '{"bounds": {"x": "left"}')
+    expect(openRemembering().options).toMatchObject({ width: 1200, height: 800 })
+  })
+
+  it('counts a window as visible only when its title bar can be grabbed', () => {
+    const displays = [
+      { x: 0, y: 25, width: 1440, height: 875 },
+      { x: 1440, y: 0, width: 1920, height: 1080 },
+    ]
+    const at = (x: number, y: number) => isReachable({ x, y, width: 800, height: 600 }, displays)
+    expect(at(100, 100)).toBe(true)
+    expect(at(1300, 100)).toBe(true) // straddles both displays
+    expect(at(2000, 900)).toBe(true) // the second display, near its bottom
+    expect(at(-750, 100)).toBe(false) // only 50 pixels on screen
+    expect(at(100, 0)).toBe(false) // title bar under the menu bar
+    expect(at(100, 880)).toBe(false) // title bar below the first display's work area
+    expect(at(3400, 100)).toBe(false) // past the last display
+  })
+})
+
+describe('the context menu', () => {
+  function params(overrides: Partial<ContextMenuParams>): ContextMenuParams {
+    return {
+      misspelledWord: '',
+      dictionarySuggestions: [],
+      linkURL: '',
+      selectionText: '',
+      isEditable: false,
+      editFlags: { canCut: false, canCopy: false, canPaste: false, canSelectAll: false },
+      ...overrides,
+    } as ContextMenuParams
+  }
+
+  function rightClick(overrides: Partial<ContextMenuParams>) {
+    const { contents } = openWindow()
+    contents.emit('context-menu', { preventDefault: vi.fn() }, params(overrides))
+    return { contents, menu: electron.popups.at(-1) ?? null }
+  }
+
+  const labels = (menu: MenuItemConstructorOptions[] | null) =>
+    (menu ?? []).map((item) => item.label ?? item.role ?? item.type)
+
+  const click = (menu: MenuItemConstructorOptions[] | null, label: string) => {
+    const item = menu?.find((candidate) => candidate.label === label)
+    if (!item?.click) throw new Error(`no item "${label}" in ${labels(menu).join(', ')}`)
+    ;(item.click as () => void)()
+  }
+
+  it('offers spelling suggestions that replace the misspelled word', () => {
+    const { contents, menu } = rightClick({
+      misspelledWord: 'publsh',
+      dictionarySuggestions: ['publish', 'publishes'],
+      isEditable: true,
+      editFlags: { canCut: false, canCopy: false, canPaste: true, canSelectAll: true } as ContextMenuParams['editFlags'],
+    })
+    expect(labels(menu)).toEqual([
+      'publish',
+      'publishes',
+      'separator',
+      'Add to Dictionary',
+      'separator',
+      'cut',
+      'copy',
+      'paste',
+      'separator',
+      'selectAll',
+    ])
+    click(menu, 'publishes')
+    expect(contents.replaceMisspelling).toHaveBeenCalledWith('publishes')
+    expect(menu?.find((item) => item.role === 'cut')?.enabled).toBe(false)
+    expect(menu?.find((item) => item.role === 'paste')?.enabled).toBe(true)
+  })
+
+  it('adds a word to the dictionary', () => {
+    const { contents, menu } = rightClick({ misspelledWord: 'Blogdesk', isEditable: true })
+    expect(labels(menu).slice(0, 3)).toEqual(['No Guesses Found', 'separator', 'Add to Dictionary'])
+    expect(menu?.[0]?.enabled).toBe(false)
+    click(menu, 'Add to Dictionary')
+    expect(contents.session.addWordToSpellCheckerDictionary).toHaveBeenCalledWith('Blogdesk')
+  })
+
+  it('opens or copies a web link, and offers nothing for other links', () => {
+    const { menu } = rightClick({ linkURL: 'https://example.com/post' })
+    expect(labels(menu)).toEqual(['Open Link in Browser', 'Copy Link'])
+    click(menu, 'Open Link in Browser')
+    expect(electron.openExternal).toHaveBeenCalledWith('https://example.com/post')
+    click(menu, 'Copy Link')
+    expect(electron.clipboard.writeText).toHaveBeenCalledWith('https://example.com/post')
+
+    electron.popups.length = 0
+    rightClick({ linkURL: 'file:///etc/passwd' })
+    expect(electron.popups).toEqual([])
+  })
+
+  it('copies selected text on the page', () => {
+    const { menu } = rightClick({
+      selectionText: 'a sentence',
+      editFlags: { canCopy: true } as ContextMenuParams['editFlags'],
+    })
+    expect(labels(menu)).toEqual(['copy'])
+  })
+
+  it('shows no empty menu', () => {
+    rightClick({})
+    expect(electron.popups).toEqual([])
+  })
+})
+
+describe('events for the window the person is working in', () => {
+  it('go to the focused window', () => {
+    const windows = new AppWindows(productionPage)
+    windows.open()
+    windows.open()
+    const [, second] = electron.FakeBrowserWindow.created
+    electron.FakeBrowserWindow.focused = second!
+    expect(windows.focused()).toBe(second)
+    expect(windows.sendToFront('app:command', 'save')).toBe(true)
+    expect(second!.webContents.send).toHaveBeenCalledWith('app:command', 'save')
+    expect(electron.FakeBrowserWindow.created[0]!.webContents.send).not.toHaveBeenCalled()
+  })
+
+  it('go to the first window when the app is not focused', () => {
+    const { windows, contents } = openWindow()
+    expect(windows.sendToFront('app:command', 'new-post')).toBe(true)
+    expect(contents.send).toHaveBeenCalledWith('app:command', 'new-post')
+  })
+
+  it('go nowhere while another window of the app has the focus, or to a page not ours', () => {
+    const { windows, window, contents } = openWindow()
+    electron.FakeBrowserWindow.focused = new electron.FakeBrowserWindow({})
+    expect(windows.sendToFront('app:command', 'publish')).toBe(false)
+    electron.FakeBrowserWindow.focused = window
+    contents.mainFrame.url = 'https://evil.example/'
+    expect(windows.sendToFront('app:command', 'publish')).toBe(false)
+    expect(contents.send).not.toHaveBeenCalled()
   })
 })

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { chmodSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { MediaLibrary } from '../media/library'
+import type { ServiceResources } from '../resources'
 import type { Store } from '../store'
 import { seedDemoLists } from './lists'
 import { ensureDemoOAuth, type DemoOAuthCredentials } from './oauth'
@@ -29,7 +30,7 @@ const DEMO_WEBLOGS = [
 const DEMO_APPLICATION = 'Blogdesk'
 
 /** Seeds the demo account unless it exists (and its photo album, whose thumbnails take a moment), and returns its credentials. */
-export async function ensureDemoAccount(store: Store, library: MediaLibrary): Promise<SandboxAccount> {
+export async function ensureDemoAccount(store: Store, library: MediaLibrary, resources: ServiceResources): Promise<SandboxAccount> {
   // The store keeps login passwords only as hashes, yet sandbox.json shows it on every start: derive it from the
   // data dir's key, so it is stable without being stored anywhere.
   const loginPassword = store.secrets.derive('demo login password')
@@ -39,7 +40,7 @@ export async function ensureDemoAccount(store: Store, library: MediaLibrary): Pr
     const user = store.users.add({ ...DEMO_USER, loginPassword, apiPassword })
     const [firstWeblog] = DEMO_WEBLOGS.map((weblog) => store.weblogs.add({ ownerId: user.id, ...weblog }))
     seedDemoPosts(store, user.id, firstWeblog!)
-    seedDemoLists(store, user.id)
+    seedDemoLists(store, user.id, resources.catalogueFile)
     store.applications.issueApiKey(store.applications.add(DEMO_APPLICATION).id)
   })
 
@@ -49,7 +50,7 @@ export async function ensureDemoAccount(store: Store, library: MediaLibrary): Pr
     throw new Error(`The demo account in this data dir has no ${apiPassword === null ? 'user' : 'API key'}`)
   }
   const userId = store.users.find(DEMO_USER.username)!.id
-  await ensureDemoAlbum(store, library, userId)
+  await ensureDemoAlbum(store, library, userId, resources.demoPhotosFolder)
   ensureDemoSocial(store, userId)
   return { username: DEMO_USER.username, apiPassword, apiKey, loginPassword, ...ensureDemoOAuth(store, apiKey, userId) }
 }

@@ -1,7 +1,7 @@
 // The demo user's typed lists: one of each type, a few real items each, every item with its NewAsset event.
 // Books are given by ISBN only and filled from the local catalogue, as a create would fill them; people and links
 // are stored as given, because seeding never sends a request off this machine.
-import { DEFAULT_CATALOGUE_FILE, LocalCatalogue, parseIsbn } from '../lookup'
+import { LocalCatalogue, parseIsbn } from '../lookup'
 import type { ItemFields, ListType, Notes, Store } from '../store'
 
 interface DemoItem {
@@ -92,9 +92,9 @@ const DEMO_LISTS: DemoList[] = [
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
-/** Seeds the lists; call it inside the transaction that creates the demo user. */
-export function seedDemoLists(store: Store, userId: number, now = new Date()): void {
-  const catalogue = LocalCatalogue.fromFile(DEFAULT_CATALOGUE_FILE)
+/** Seeds the lists, filling books from the catalogue in `catalogueFile`; call it inside the transaction that creates the demo user. */
+export function seedDemoLists(store: Store, userId: number, catalogueFile: string, now = new Date()): void {
+  const catalogue = LocalCatalogue.fromFile(catalogueFile)
   const created = w3c(now)
   for (const demo of DEMO_LISTS) {
     const list = store.lists.add({ ownerId: userId, title: demo.title, type: demo.type })
