@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react'
 import type { NewAccount } from '../../../../src-preload/contract'
 import { Button, ErrorNotice, Spinner, TextField, isRetryable } from '../../ui'
+import { isHttpUrl } from './isHttpUrl'
 import { useAccountsStore } from './store'
 import './accounts.css'
 
@@ -23,7 +24,7 @@ export function AddAccountForm({ title, onCancel }: AddAccountFormProps) {
   const addAccount = useAccountsStore((state) => state.addAccount)
   const titleId = useId()
   const formRef = useRef<HTMLFormElement>(null)
-  const checking = adding.status === 'checking'
+  const checking = adding.status === 'busy'
 
   const edit = (field: keyof NewAccount, value: string) => {
     setDetails((current) => ({ ...current, [field]: value }))
@@ -115,13 +116,4 @@ function checkDetails(details: NewAccount): FieldErrors {
   if (details.username.trim() === '') errors.username = 'Enter your username on that server.'
   if (details.apiPassword === '') errors.apiPassword = 'Enter the API password.'
   return errors
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const { protocol } = new URL(text)
-    return protocol === 'http:' || protocol === 'https:'
-  } catch {
-    return false
-  }
 }

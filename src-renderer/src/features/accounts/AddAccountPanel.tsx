@@ -4,11 +4,11 @@ import { useAccountsStore } from './store'
 
 /** The add-account form in the main pane, for people who already have an account. */
 export function AddAccountPanel() {
-  const closeAddForm = useAccountsStore((state) => state.closeAddForm)
+  const goHome = useAccountsStore((state) => state.goHome)
   return (
     <Pane layout="narrow">
       <Card>
-        <AddAccountForm title="Add account" onCancel={closeAddForm} />
+        <AddAccountForm title="Add account" onCancel={goHome} />
       </Card>
     </Pane>
   )

@@ -1,19 +1,25 @@
 import { useId } from 'react'
 import type { Weblog } from '../../../../src-preload/contract'
-import { Card, Pane, Spinner } from '../../ui'
+import { api } from '../../lib/api'
+import { Card, Icon, Pane, Spinner } from '../../ui'
+import { displayUrl } from './displayUrl'
 import { useAccountsStore } from './store'
 import './accounts.css'
 
-/** The main pane for the selected weblog: what it is called, where it lives, and what the server offers for it. */
-export function WeblogDetails() {
-  const selection = useAccountsStore((state) => state.selection)
-  const accounts = useAccountsStore((state) => state.accounts)
-  const weblogs = useAccountsStore((state) =>
-    state.selection.accountId === null ? undefined : state.weblogsByAccount[state.selection.accountId],
+export interface WeblogDetailsProps {
+  accountId: string
+  weblogPostUri: string
+  /** What to do next, e.g. "Choose a draft in the list, or start a new post." */
+  hint?: string
+}
+
+/** The main pane for a weblog with nothing open: what it is called, where it lives, and what the server offers. */
+export function WeblogDetails({ accountId, weblogPostUri, hint }: WeblogDetailsProps) {
+  const account = useAccountsStore((state) =>
+    state.accounts.status === 'loaded' ? state.accounts.value.find((item) => item.id === accountId) : undefined,
   )
-  const account = accounts.status === 'loaded' ? accounts.value.find((item) => item.id === selection.accountId) : undefined
-  const weblog =
-    weblogs?.status === 'loaded' ? weblogs.value.find((item) => item.postUri === selection.weblogUri) : undefined
+  const weblogs = useAccountsStore((state) => state.weblogsByAccount[accountId])
+  const weblog = weblogs?.status === 'loaded' ? weblogs.value.find((item) => item.postUri === weblogPostUri) : undefined
 
   if (!account) return null
   if (!weblogs || weblogs.status === 'loading') {
@@ -29,7 +35,7 @@ export function WeblogDetails() {
         <p>
           {weblogs.status === 'failed'
             ? `The weblogs of ${account.label} could not be loaded; the sidebar says why.`
-            : 'Choose a weblog in the sidebar.'}
+            : 'This weblog is no longer among the account’s weblogs. Choose another in the sidebar.'}
         </p>
       </Pane>
     )
@@ -37,12 +43,20 @@ export function WeblogDetails() {
   return (
     <Pane layout="wide">
       <article className="weblog-details">
-      <header className="weblog-details__header">
-        <p className="weblog-details__account">{account.label}</p>
-        <h1 className="weblog-details__title">{weblog.title}</h1>
-        {weblog.homeUrl && <p className="weblog-details__home">{weblog.homeUrl}</p>}
-      </header>
-      <EndpointList weblog={weblog} />
+        <header className="weblog-details__header">
+          <p className="weblog-details__account">{account.label}</p>
+          <h1 className="weblog-details__title">{weblog.title}</h1>
+          {weblog.homeUrl && (
+            <p className="weblog-details__home">
+              <button type="button" className="link-button" onClick={() => void api.app.openExternal({ url: weblog.homeUrl! })}>
+                {displayUrl(weblog.homeUrl)}
+                <Icon name="external" />
+              </button>
+            </p>
+          )}
+          {hint && <p className="weblog-details__hint">{hint}</p>}
+        </header>
+        <EndpointList weblog={weblog} />
       </article>
     </Pane>
   )

@@ -1,29 +1,27 @@
 // View state for accounts and their weblogs. The main process owns the data; this store mirrors what it last said,
-// tracks what is loading, and remembers what the person selected.
+// tracks what is loading or being asked of the server, and moves the person to what they just added.
 import { create } from 'zustand'
-import type { AccountSummary, NewAccount, Weblog } from '../../../../src-preload/contract'
+import type { AccountSummary, JsonConnection, NewAccount, Weblog } from '../../../../src-preload/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
+import { accountOfView, useNavigation } from '../navigation'
 
 export type Loadable<T> =
   | { status: 'loading' }
   | { status: 'loaded'; value: T }
   | { status: 'failed'; error: ApiError }
 
-export type AddAccountStatus = { status: 'idle' } | { status: 'checking' } | { status: 'failed'; error: ApiError }
+/** A request to the server on the person's behalf: idle, waiting for the answer, or refused with why. */
+export type Request = { status: 'idle' } | { status: 'busy' } | { status: 'failed'; error: ApiError }
 
-export interface Selection {
-  accountId: string | null
-  /** A weblog is identified by its PostURI: the one link every weblog we can publish to has. */
-  weblogUri: string | null
-}
+const IDLE: Request = { status: 'idle' }
 
 export interface AccountsState {
   accounts: Loadable<AccountSummary[]>
   weblogsByAccount: Partial<Record<string, Loadable<Weblog[]>>>
-  selection: Selection
-  /** True while the person has asked for the add-account form (it is always shown when there are no accounts). */
-  addFormOpen: boolean
-  adding: AddAccountStatus
+  adding: Request
+  trying: Request
+  /** OAuth sign-ins, by account: busy while the person answers in the sign-in window. */
+  signIns: Partial<Record<string, Request>>
 
   loadAccounts(): Promise<void>
   /** Takes a fresh list from the main process, fetching weblogs for accounts seen for the first time. */
@@ -31,9 +29,15 @@ export interface AccountsState {
   loadWeblogs(accountId: string): Promise<void>
   /** Resolves true once the server accepted the credentials and the account was saved. */
   addAccount(details: NewAccount): Promise<boolean>
-  selectWeblog(accountId: string, weblogUri: string): void
-  openAddForm(): void
-  closeAddForm(): void
+  /** Starts the built-in sandbox and adds its demo account. */
+  trySandbox(): Promise<void>
+  removeAccount(accountId: string): Promise<void>
+  /** Throws the refusal, for the form to show beside the field. */
+  updatePassword(accountId: string, apiPassword: string): Promise<void>
+  connectJson(connection: JsonConnection): Promise<void>
+  cancelSignIn(accountId: string): Promise<void>
+  /** Shows the first weblog's drafts, or the first-run screen when there is nothing to show. */
+  goHome(): void
 }
 
 /** Accounts whose weblog request is in flight, so a retry or a change event does not send a second one. */
@@ -42,9 +46,9 @@ const weblogRequests = new Set<string>()
 export const useAccountsStore = create<AccountsState>()((set, get) => ({
   accounts: { status: 'loading' },
   weblogsByAccount: {},
-  selection: { accountId: null, weblogUri: null },
-  addFormOpen: false,
-  adding: { status: 'idle' },
+  adding: IDLE,
+  trying: IDLE,
+  signIns: {},
 
   async loadAccounts() {
     set({ accounts: { status: 'loading' } })
@@ -59,13 +63,9 @@ export const useAccountsStore = create<AccountsState>()((set, get) => ({
     const known = get().weblogsByAccount
     const weblogsByAccount: AccountsState['weblogsByAccount'] = {}
     for (const account of accounts) weblogsByAccount[account.id] = known[account.id]
-    const { selection } = get()
-    const stillThere = accounts.some((account) => account.id === selection.accountId)
-    set({
-      accounts: { status: 'loaded', value: accounts },
-      weblogsByAccount,
-      selection: stillThere ? selection : { accountId: accounts[0]?.id ?? null, weblogUri: null },
-    })
+    set({ accounts: { status: 'loaded', value: accounts }, weblogsByAccount })
+    const shownAccount = accountOfView(useNavigation.getState().view)
+    if (shownAccount !== null && !accounts.some((account) => account.id === shownAccount)) get().goHome()
     for (const account of accounts) {
       if (!known[account.id]) void get().loadWeblogs(account.id)
     }
@@ -78,9 +78,9 @@ export const useAccountsStore = create<AccountsState>()((set, get) => ({
     try {
       const weblogs = await api.weblogs.list({ accountId })
       setWeblogs(accountId, { status: 'loaded', value: weblogs })
-      const { selection } = get()
-      if (selection.accountId === accountId && selection.weblogUri === null && weblogs[0]) {
-        set({ selection: { accountId, weblogUri: weblogs[0].postUri } })
+      const { view } = useNavigation.getState()
+      if (view === null && weblogs[0]) {
+        useNavigation.getState().navigate({ kind: 'drafts', accountId, weblogPostUri: weblogs[0].postUri })
       }
     } catch (error) {
       setWeblogs(accountId, { status: 'failed', error: toApiError(error) })
@@ -90,7 +90,7 @@ export const useAccountsStore = create<AccountsState>()((set, get) => ({
   },
 
   async addAccount(details) {
-    set({ adding: { status: 'checking' } })
+    set({ adding: { status: 'busy' } })
     let account: AccountSummary
     try {
       account = await api.accounts.add(details)
@@ -98,31 +98,76 @@ export const useAccountsStore = create<AccountsState>()((set, get) => ({
       set({ adding: { status: 'failed', error: toApiError(error) } })
       return false
     }
-    const { accounts } = get()
-    const listed = accounts.status === 'loaded' ? accounts.value : []
-    set({ adding: { status: 'idle' }, addFormOpen: false, selection: { accountId: account.id, weblogUri: null } })
-    if (listed.some((existing) => existing.id === account.id)) {
-      // The change event got here first and already asked for the weblogs; select the first one if they are in.
-      const weblogs = get().weblogsByAccount[account.id]
-      if (weblogs?.status === 'loaded' && weblogs.value[0]) get().selectWeblog(account.id, weblogs.value[0].postUri)
-    } else {
-      get().receiveAccounts([...listed, account])
-    }
+    set({ adding: IDLE })
+    welcome(account)
     return true
   },
 
-  selectWeblog(accountId, weblogUri) {
-    set({ selection: { accountId, weblogUri }, addFormOpen: false })
+  async trySandbox() {
+    set({ trying: { status: 'busy' } })
+    try {
+      welcome(await api.accounts.trySandbox())
+      set({ trying: IDLE })
+    } catch (error) {
+      set({ trying: { status: 'failed', error: toApiError(error) } })
+    }
   },
 
-  openAddForm() {
-    set({ addFormOpen: true, adding: { status: 'idle' } })
+  async removeAccount(accountId) {
+    await api.accounts.remove({ accountId })
+    const accounts = get().accounts
+    if (accounts.status === 'loaded') get().receiveAccounts(accounts.value.filter((account) => account.id !== accountId))
   },
 
-  closeAddForm() {
-    set({ addFormOpen: false, adding: { status: 'idle' } })
+  async updatePassword(accountId, apiPassword) {
+    replaceAccount(await api.accounts.updatePassword({ accountId, apiPassword }))
+  },
+
+  async connectJson(connection) {
+    setSignIn(connection.accountId, { status: 'busy' })
+    try {
+      replaceAccount(await api.accounts.connectJson(connection))
+      setSignIn(connection.accountId, IDLE)
+    } catch (error) {
+      setSignIn(connection.accountId, { status: 'failed', error: toApiError(error) })
+    }
+  },
+
+  async cancelSignIn(accountId) {
+    await api.accounts.cancelSignIn({ accountId })
+  },
+
+  goHome() {
+    const { accounts, weblogsByAccount } = get()
+    for (const account of accounts.status === 'loaded' ? accounts.value : []) {
+      const weblogs = weblogsByAccount[account.id]
+      const first = weblogs?.status === 'loaded' ? weblogs.value[0] : undefined
+      if (first) return useNavigation.getState().navigate({ kind: 'drafts', accountId: account.id, weblogPostUri: first.postUri })
+    }
+    useNavigation.setState({ view: null, draftId: null, friendId: null })
   },
 }))
+
+/** Shows a newly added account: its first weblog's drafts once the weblogs are in. */
+function welcome(account: AccountSummary) {
+  const { accounts, weblogsByAccount } = useAccountsStore.getState()
+  const listed = accounts.status === 'loaded' ? accounts.value : []
+  const weblogs = weblogsByAccount[account.id]
+  const first = weblogs?.status === 'loaded' ? weblogs.value[0] : undefined
+  if (first) useNavigation.getState().navigate({ kind: 'drafts', accountId: account.id, weblogPostUri: first.postUri })
+  else useNavigation.setState({ view: null })
+  if (!listed.some((existing) => existing.id === account.id)) useAccountsStore.getState().receiveAccounts([...listed, account])
+}
+
+function replaceAccount(account: AccountSummary) {
+  const { accounts, receiveAccounts } = useAccountsStore.getState()
+  if (accounts.status !== 'loaded') return
+  receiveAccounts(accounts.value.map((existing) => (existing.id === account.id ? account : existing)))
+}
+
+function setSignIn(accountId: string, request: Request) {
+  useAccountsStore.setState((state) => ({ signIns: { ...state.signIns, [accountId]: request } }))
+}
 
 function setWeblogs(accountId: string, weblogs: Loadable<Weblog[]>) {
   useAccountsStore.setState((state) =>

@@ -1,12 +1,15 @@
-import { useEffect } from 'react'
+import { useLayoutEffect } from 'react'
 import { api } from '../../lib/api'
 import { useAccountsStore } from './store'
 
-/** Loads the accounts once and follows the main process's change events while the app is mounted. */
+/**
+ * Loads the accounts once and follows the main process's change events while the app is mounted. A layout effect,
+ * so the sidebar's request goes out before the panes ask for their own (effects run children first).
+ */
 export function useAccountsSync() {
   const loadAccounts = useAccountsStore((state) => state.loadAccounts)
   const receiveAccounts = useAccountsStore((state) => state.receiveAccounts)
-  useEffect(() => {
+  useLayoutEffect(() => {
     void loadAccounts()
     return api.accounts.onChanged(receiveAccounts)
   }, [loadAccounts, receiveAccounts])

@@ -1,0 +1,3 @@
+export { AlbumPane } from './AlbumPane'
+export { CollectionsNav } from './CollectionsNav'
+export { ListPane } from './ListPane'

@@ -1,0 +1,114 @@
+import { useEffect, useId, useState } from 'react'
+import type { DraftSummary } from '../../../../src-preload/contract'
+import { api, toApiError, type ApiError } from '../../lib/api'
+import { Button, ErrorNotice, Spinner, classNames } from '../../ui'
+import { useNavigation } from '../navigation'
+import { startNewPost, useNewPostCommand } from './commands'
+import { StateBadge } from './StateBadge'
+import { formatSaved } from './time'
+import { followDraftChanges, useDraftsStore, weblogKey } from './store'
+import './drafts-list.css'
+
+export interface DraftsListProps {
+  accountId: string
+  weblogPostUri: string
+}
+
+/** A weblog's drafts, the most recently changed first, each with where it stands; and the New post button. */
+export function DraftsList({ accountId, weblogPostUri }: DraftsListProps) {
+  const list = useDraftsStore((state) => state.lists[weblogKey({ accountId, weblogPostUri })])
+  const load = useDraftsStore((state) => state.load)
+  const creating = useDraftsStore((state) => state.creating)
+  const headingId = useId()
+  const [linkError, setLinkError] = useState<ApiError | null>(null)
+  useNewPostCommand()
+
+  useEffect(() => followDraftChanges(), [])
+  useEffect(() => {
+    void load({ accountId, weblogPostUri })
+  }, [accountId, weblogPostUri, load])
+
+  return (
+    <section className="drafts-list" aria-labelledby={headingId}>
+      <header className="drafts-list__header">
+        <h2 className="drafts-list__title" id={headingId}>
+          Drafts
+        </h2>
+        <Button
+          variant="primary"
+          className="drafts-list__new"
+          disabled={creating.status === 'creating'}
+          onClick={() => void startNewPost({ accountId, weblogPostUri })}
+        >
+          New post
+        </Button>
+      </header>
+      {creating.status === 'failed' && <ErrorNotice error={creating.error} className="drafts-list__notice" />}
+      {linkError && <ErrorNotice error={linkError} className="drafts-list__notice" />}
+      {(!list || list.status === 'loading') && (
+        <div className="drafts-list__state">
+          <Spinner label="Loading drafts…" />
+        </div>
+      )}
+      {list?.status === 'failed' && (
+        <div className="drafts-list__state">
+          <ErrorNotice error={list.error} onRetry={() => void load({ accountId, weblogPostUri })} />
+        </div>
+      )}
+      {list?.status === 'loaded' &&
+        (list.value.length === 0 ? (
+          <p className="drafts-list__empty">No drafts yet. Start one with New post; it is kept on this computer as you type.</p>
+        ) : (
+          <ul className="drafts-list__items" aria-labelledby={headingId}>
+            {list.value.map((draft) => (
+              <DraftItem key={draft.id} draft={draft} onLinkError={setLinkError} />
+            ))}
+          </ul>
+        ))}
+    </section>
+  )
+}
+
+function DraftItem({ draft, onLinkError }: { draft: DraftSummary; onLinkError(error: ApiError | null): void }) {
+  const open = useNavigation((state) => state.draftId === draft.id)
+  const openDraft = useNavigation((state) => state.openDraft)
+  const title = draft.title.trim() || 'Untitled'
+  const problem = draft.state === 'needs-attention' || draft.state === 'conflict' ? draft.lastError : null
+  const problemId = useId()
+  return (
+    <li className={classNames('draft-item', open && 'draft-item--open')}>
+      <button
+        type="button"
+        className="draft-item__open"
+        aria-current={open ? 'true' : undefined}
+        aria-describedby={problem ? problemId : undefined}
+        onClick={() => openDraft(draft.id)}
+      >
+        <span className={classNames('draft-item__title', !draft.title.trim() && 'draft-item__title--untitled')}>{title}</span>
+        {draft.excerpt && <span className="draft-item__excerpt">{draft.excerpt}</span>}
+      </button>
+      <div className="draft-item__meta">
+        <StateBadge state={draft.state} />
+        <time dateTime={draft.updatedAt}>{formatSaved(draft.updatedAt)}</time>
+        {draft.state === 'published' && draft.permalink && (
+          <button
+            type="button"
+            className="draft-item__link"
+            aria-label={`View “${title}” on the weblog`}
+            onClick={() => {
+              onLinkError(null)
+              api.app.openExternal({ url: draft.permalink! }).catch((error: unknown) => onLinkError(toApiError(error)))
+            }}
+          >
+            View on weblog ↗
+          </button>
+        )}
+      </div>
+      {problem && (
+        <p className="draft-item__problem" id={problemId}>
+          {problem}
+        </p>
+      )}
+    </li>
+  )
+}

@@ -1,0 +1,517 @@
+// The post editor (main pane): title, categories, rich text or its HTML source, autosaved to the local draft, and
+// published through the outbox. The shell loads it lazily (React.lazy), so TipTap stays out of the first paint.
+import { useEditor, type Editor } from '@tiptap/react'
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react'
+import { useStore } from 'zustand'
+import type { DraftState, PostDraft } from '../../../../src-preload/contract'
+import { ApiError, api, toApiError } from '../../lib/api'
+import { Alert, Button, ConfirmDialog, ErrorNotice, Spinner, classNames } from '../../ui'
+import { useNavigation } from '../navigation'
+import { CategoryPicker, ConflictView } from '../posts'
+import { useAppCommand, useNewPostCommand } from './commands'
+import { ImageRefused, insertImages, postExtensions, type ImageServices } from './extensions'
+import { countWords, documentHtml, sanitizeHtml } from './html'
+import { shortcut, withModifier } from './keys'
+import { LinkPopover } from './LinkPopover'
+import { PublishStatus } from './PublishStatus'
+import { RevisionsPanel } from './RevisionsPanel'
+import { DraftSession, type SaveStatus } from './session'
+import { StateBadge } from './StateBadge'
+import { followDraftChanges, useDraftsStore, type Loadable } from './store'
+import { formatExact } from './time'
+import { Toolbar } from './Toolbar'
+import './post-editor.css'
+
+export interface PostEditorProps {
+  draftId: string
+}
+
+export function PostEditor({ draftId }: PostEditorProps) {
+  return <OpenDraft key={draftId} draftId={draftId} />
+}
+
+/** The same object on every render: TipTap sets a view's props again whenever they are a new object. */
+const TEXT_PROPS = {
+  attributes: { class: 'post-editor__text', 'aria-label': 'Post text', 'aria-multiline': 'true', spellcheck: 'true' },
+}
+
+/** States in which the post can no longer change: its deletion is on its way or done. */
+const READ_ONLY_STATES = new Set<DraftState>(['deleting', 'deleted'])
+
+function OpenDraft({ draftId }: { draftId: string }) {
+  const [draft, setDraft] = useState<Loadable<PostDraft>>({ status: 'loading' })
+  /** Counts the times the text was replaced from outside the editor (a restore, a settled conflict): the editor starts over. */
+  const [generation, setGeneration] = useState(0)
+  const [historyOpen, setHistoryOpen] = useState(false)
+  const [attempt, setAttempt] = useState(0)
+  const state = useDraftsStore((store) => store.latest[draftId]?.state)
+  const receive = useDraftsStore((store) => store.receive)
+  useNewPostCommand()
+  useEffect(() => followDraftChanges(), [])
+
+  // Read again when a conflict is found while the draft is open: the side-by-side view needs the weblog's version.
+  const inConflict = state === 'conflict'
+  useEffect(() => {
+    let current = true
+    api.drafts.get({ draftId }).then(
+      (loaded) => {
+        if (!current) return
+        receive(loaded)
+        setDraft({ status: 'loaded', value: loaded })
+      },
+      (error: unknown) => current && setDraft({ status: 'failed', error: toApiError(error) }),
+    )
+    return () => {
+      current = false
+    }
+  }, [draftId, attempt, inConflict, receive])
+
+  const replaced = useCallback(
+    (next: PostDraft) => {
+      receive(next)
+      setDraft({ status: 'loaded', value: next })
+      setGeneration((count) => count + 1)
+    },
+    [receive],
+  )
+
+  if (draft.status === 'loading') {
+    return (
+      <div className="post-editor__state">
+        <Spinner label="Opening the draft…" />
+      </div>
+    )
+  }
+  if (draft.status === 'failed') {
+    return (
+      <div className="post-editor__state">
+        <ErrorNotice
+          error={draft.error}
+          onRetry={
+            draft.error.code === 'not-found'
+              ? undefined
+              : () => {
+                  setDraft({ status: 'loading' })
+                  setAttempt((count) => count + 1)
+                }
+          }
+        />
+      </div>
+    )
+  }
+  if (inConflict && draft.value.conflict) {
+    return (
+      <section className="post-editor post-editor--conflict" aria-label="Post editor">
+        <ConflictView draft={draft.value} onResolved={replaced} />
+      </section>
+    )
+  }
+  return (
+    <DraftEditor
+      key={generation}
+      draft={draft.value}
+      historyOpen={historyOpen}
+      onHistoryOpen={setHistoryOpen}
+      onReplaced={replaced}
+    />
+  )
+}
+
+interface DraftEditorProps {
+  draft: PostDraft
+  historyOpen: boolean
+  onHistoryOpen(open: boolean): void
+  onReplaced(draft: PostDraft): void
+}
+
+function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEditorProps) {
+  const summary = useDraftsStore((store) => store.latest[draft.id]) ?? draft
+  const openDraft = useNavigation((store) => store.openDraft)
+  const [title, setTitle] = useState(draft.title)
+  const [categories, setCategories] = useState(draft.categories)
+  const [imageError, setImageError] = useState<ApiError | null>(null)
+  const [source, setSource] = useState<string | null>(null)
+  const [linkAt, setLinkAt] = useState<{ top: number; left: number } | null>(null)
+  const [deleting, setDeleting] = useState<'asking' | 'busy' | null>(null)
+  const [deleteError, setDeleteError] = useState<ApiError | null>(null)
+  const frame = useRef<HTMLDivElement>(null)
+  const titleInput = useRef<HTMLInputElement>(null)
+  const picker = useRef<HTMLInputElement>(null)
+  const sourceRef = useRef<string | null>(null)
+  const titleId = useId()
+  const readOnly = READ_ONLY_STATES.has(summary.state)
+
+  const [session] = useState(() => new DraftSession(draft.id, draft.updatedAt))
+  const { save, publishing, publishError } = useStore(session.state)
+
+  const images = useMemo<ImageServices>(
+    () => ({
+      importImage: async (file) => {
+        const path = api.files.pathOf(file)
+        if (path) return api.media.importFile({ path })
+        return api.media.importBytes({ name: file.name || 'Pasted image', type: file.type, bytes: new Uint8Array(await file.arrayBuffer()) })
+      },
+      previewOf: async (hash) => (await api.media.preview({ hash })).previewUrl,
+      onImageError: (error) => setImageError(error instanceof ImageRefused ? new ApiError('invalid-argument', error.message) : toApiError(error)),
+    }),
+    [],
+  )
+  const extensions = useMemo(() => postExtensions(images, stickyBarsOver), [images])
+
+  const editor = useEditor({
+    // Mounted by EditorText, once its place is in the page.
+    element: null,
+    extensions,
+    content: draft.content,
+    // The page's CSP admits no inline <style>: ProseMirror's rules are in post-editor.css.
+    injectCSS: false,
+    // Nothing here listens for deletions: without this, each edit is replayed to find what it removed.
+    enableCoreExtensions: { delete: false },
+    immediatelyRender: true,
+    // Typing must not re-render React: the toolbar follows the editor through useEditorState alone.
+    shouldRerenderOnTransaction: false,
+    editorProps: TEXT_PROPS,
+    onUpdate: ({ transaction }) => {
+      if (transaction.docChanged) session.contentChanged()
+    },
+  })
+
+  // In the source view the HTML as typed is the post; otherwise the editor's document.
+  useEffect(() => session.readContentFrom(() => sourceRef.current ?? documentHtml(editor.state.doc)), [session, editor])
+
+  useEffect(() => {
+    if (editor.isEditable === readOnly) editor.setEditable(!readOnly)
+  }, [editor, readOnly])
+
+  // Whatever is not yet saved goes out when the editor closes, or the window does.
+  useEffect(() => {
+    const onPageHide = () => session.close()
+    window.addEventListener('pagehide', onPageHide)
+    return () => {
+      window.removeEventListener('pagehide', onPageHide)
+      session.close()
+    }
+  }, [session])
+
+  useEffect(() => {
+    if (!draft.title && !draft.content) titleInput.current?.focus()
+  }, [draft.title, draft.content])
+
+  function publish() {
+    if (!READ_ONLY_STATES.has(useDraftsStore.getState().latest[draft.id]?.state ?? draft.state)) void session.publish()
+  }
+
+  function openLink() {
+    if (!editor.isEditable || sourceRef.current !== null || !frame.current) return
+    const { from } = editor.state.selection
+    const caret = editor.view.coordsAtPos(from)
+    const box = frame.current.getBoundingClientRect()
+    setLinkAt({ top: caret.bottom - box.top + 6, left: Math.max(0, Math.min(caret.left - box.left, box.width - 340)) })
+  }
+
+  useShortcuts({ save: () => void session.flush(), publish, link: openLink })
+  useAppCommand((command) => {
+    if (command === 'save') void session.flush()
+    else if (command === 'publish') publish()
+    else if (command === 'insert-link') openLink()
+  })
+
+  function toggleSource() {
+    if (source === null) {
+      const html = documentHtml(editor.state.doc)
+      sourceRef.current = html
+      setSource(html)
+      return
+    }
+    const changed = sourceRef.current !== documentHtml(editor.state.doc)
+    sourceRef.current = null
+    setSource(null)
+    // Back to the editor: the HTML as edited becomes the document (safe, and shaped by what the editor can hold).
+    if (changed) editor.commands.setContent(sanitizeHtml(source), { emitUpdate: true })
+    editor.commands.focus()
+  }
+
+  async function restore(revisionId: number) {
+    await session.flush()
+    onReplaced(await api.drafts.restore({ draftId: draft.id, revisionId }))
+  }
+
+  async function remove() {
+    setDeleting('busy')
+    setDeleteError(null)
+    try {
+      await session.flush()
+      await api.drafts.remove({ draftId: draft.id })
+      setDeleting(null)
+      if (!summary.permalink) openDraft(null)
+    } catch (error) {
+      setDeleting(null)
+      setDeleteError(toApiError(error))
+    }
+  }
+
+  const published = summary.permalink !== null
+
+  return (
+    <section className={classNames('post-editor', historyOpen && 'post-editor--with-history')} aria-labelledby={titleId}>
+      <h2 className="visually-hidden" id={titleId}>
+        {`Editing “${title.trim() || 'Untitled'}”`}
+      </h2>
+      <div className="post-editor__main">
+        <div className="post-editor__chrome">
+          <header className="post-editor__bar">
+            <StateBadge state={summary.state} />
+            <SaveIndicator save={save} onRetry={() => void session.flush()} />
+            <span className="post-editor__spacer" />
+            <Button variant="quiet" aria-expanded={historyOpen} onClick={() => onHistoryOpen(!historyOpen)}>
+              History
+            </Button>
+            <Button variant="quiet" disabled={readOnly || deleting !== null} onClick={() => setDeleting('asking')}>
+              Delete…
+            </Button>
+            <Button
+              variant="primary"
+              disabled={readOnly || publishing}
+              aria-keyshortcuts={PUBLISH_KEYS.aria}
+              title={`Publish (${PUBLISH_KEYS.shown})`}
+              onClick={publish}
+            >
+              {published ? 'Publish changes' : 'Publish'}
+            </Button>
+          </header>
+          <PublishStatus draft={summary} publishError={publishError} onPublish={publish} />
+          {deleteError && <ErrorNotice error={deleteError} className="post-editor__notice" />}
+          {imageError && (
+            <Alert
+              tone="error"
+              title="The image could not be added"
+              className="post-editor__notice"
+              actions={<Button onClick={() => setImageError(null)}>Dismiss</Button>}
+            >
+              <p>{imageError.message}</p>
+            </Alert>
+          )}
+          <Toolbar
+            editor={editor}
+            editable={!readOnly}
+            sourceShown={source !== null}
+            onLink={openLink}
+            onImage={() => picker.current?.click()}
+          />
+        </div>
+        <div className="post-editor__page" ref={frame}>
+          <input
+            ref={titleInput}
+            className="post-editor__title"
+            aria-label="Title"
+            placeholder="Title"
+            value={title}
+            readOnly={readOnly}
+            onChange={(event) => {
+              setTitle(event.target.value)
+              session.titleChanged(event.target.value)
+            }}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && !event.nativeEvent.isComposing) {
+                event.preventDefault()
+                editor.commands.focus('start')
+              }
+            }}
+          />
+          <div className="post-editor__categories">
+            <CategoryPicker
+              accountId={draft.accountId}
+              weblogPostUri={draft.weblogPostUri}
+              value={categories}
+              onChange={(next) => {
+                if (readOnly) return
+                setCategories(next)
+                session.categoriesChanged(next)
+              }}
+            />
+          </div>
+          <EditorText editor={editor} hidden={source !== null} />
+          {source !== null && (
+            <textarea
+              className="post-editor__source"
+              aria-label="HTML source"
+              spellCheck={false}
+              value={source}
+              readOnly={readOnly}
+              onChange={(event) => {
+                sourceRef.current = event.target.value
+                setSource(event.target.value)
+                session.contentChanged()
+              }}
+            />
+          )}
+          {linkAt && <LinkPopover editor={editor} at={linkAt} onClose={() => setLinkAt(null)} />}
+          <input
+            ref={picker}
+            className="visually-hidden"
+            type="file"
+            accept="image/*"
+            multiple
+            tabIndex={-1}
+            aria-label="Choose images to add"
+            onChange={(event) => {
+              const files = [...(event.target.files ?? [])]
+              event.target.value = ''
+              if (files.length > 0) void insertImages(editor.view, files, editor.state.selection.from, images)
+            }}
+          />
+        </div>
+        <footer className="post-editor__footer">
+          <Button variant="quiet" className="post-editor__source-toggle" aria-pressed={source !== null} disabled={readOnly} onClick={toggleSource}>
+            HTML source
+          </Button>
+          <WordCount editor={editor} source={source} />
+        </footer>
+      </div>
+      {historyOpen && (
+        <RevisionsPanel draftId={draft.id} beforeLoad={() => session.flush()} onRestore={restore} onClose={() => onHistoryOpen(false)} />
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={published ? 'Delete this post from the weblog?' : 'Delete this draft?'}
+        confirmLabel={published ? 'Delete post' : 'Delete draft'}
+        destructive
+        busy={deleting === 'busy'}
+        onConfirm={() => void remove()}
+        onCancel={() => setDeleting(null)}
+      >
+        <p>
+          {published
+            ? `“${title.trim() || 'Untitled'}” will be removed from the weblog and its public page as soon as Blogdesk can reach the server. This cannot be undone.`
+            : `“${title.trim() || 'Untitled'}” and its history will be removed from this computer. This cannot be undone.`}
+        </p>
+      </ConfirmDialog>
+    </section>
+  )
+}
+
+/**
+ * Where ProseMirror draws the text. Mounted here rather than through TipTap's EditorContent, which draws the whole
+ * document a second time to make room for React node views (this editor has none): half the time a long post takes
+ * to open.
+ */
+function EditorText({ editor, hidden }: { editor: Editor; hidden: boolean }) {
+  const place = useRef<HTMLDivElement>(null)
+  useLayoutEffect(() => {
+    editor.mount(place.current!)
+    return () => editor.unmount()
+  }, [editor])
+  return <div ref={place} className={classNames('post-editor__content', hidden && 'post-editor__content--hidden')} />
+}
+
+/** The editor's bars stay at the top and bottom of the pane the text scrolls in, over it. */
+function stickyBarsOver(text: HTMLElement): { top: number; bottom: number } {
+  const editor = text.closest('.post-editor')
+  const height = (selector: string) => editor?.querySelector(selector)?.getBoundingClientRect().height ?? 0
+  return { top: height('.post-editor__chrome'), bottom: height('.post-editor__footer') }
+}
+
+function SaveIndicator({ save, onRetry }: { save: SaveStatus; onRetry(): void }) {
+  switch (save.kind) {
+    case 'saved':
+      return (
+        <span className="save-indicator" role="status" title={save.at ? `Saved on this computer: ${formatExact(save.at)}` : undefined}>
+          Saved locally
+        </span>
+      )
+    case 'unsaved':
+      return (
+        <span className="save-indicator save-indicator--pending" role="status">
+          Edited
+        </span>
+      )
+    case 'saving':
+      return (
+        <span className="save-indicator save-indicator--pending" role="status">
+          Saving…
+        </span>
+      )
+    case 'failed':
+      return (
+        <span className="save-indicator save-indicator--failed" role="alert">
+          Not saved: {save.error.message}{' '}
+          <button type="button" className="save-indicator__retry" onClick={onRetry}>
+            Try again
+          </button>
+        </span>
+      )
+  }
+}
+
+/** Counting 50,000 words takes a few milliseconds: done once typing pauses, never per keystroke. */
+const WORD_COUNT_PAUSE_MS = 400
+
+function WordCount({ editor, source }: { editor: Editor; source: string | null }) {
+  const count = useSyncExternalStore(
+    useCallback((notify: () => void) => followWordCount(editor, notify), [editor]),
+    () => wordCounts.get(editor) ?? null,
+  )
+  if (source !== null) return <span className="word-count">Editing HTML</span>
+  return (
+    <span className="word-count" aria-live="off">
+      {count === null ? 'Counting words…' : count === 1 ? '1 word' : `${count.toLocaleString()} words`}
+    </span>
+  )
+}
+
+const wordCounts = new WeakMap<Editor, number>()
+
+function followWordCount(editor: Editor, notify: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null
+  const count = () => {
+    timer = null
+    if (editor.isDestroyed) return
+    wordCounts.set(editor, countWords(editor.state.doc))
+    notify()
+  }
+  const schedule = (delay: number) => {
+    if (timer !== null) clearTimeout(timer)
+    timer = setTimeout(count, delay)
+  }
+  const onUpdate = () => schedule(WORD_COUNT_PAUSE_MS)
+  editor.on('update', onUpdate)
+  // The first count waits until the post is on screen and the browser has nothing else to do.
+  const idle = wordCounts.has(editor) ? null : requestIdleCallback(count, { timeout: 1_000 })
+  return () => {
+    editor.off('update', onUpdate)
+    if (timer !== null) clearTimeout(timer)
+    if (idle !== null) cancelIdleCallback(idle)
+  }
+}
+
+const PUBLISH_KEYS = shortcut('Mod-Enter')
+
+interface Shortcuts {
+  save(): void
+  publish(): void
+  link(): void
+}
+
+/**
+ * Ctrl/Cmd+S saves, Ctrl/Cmd+Enter publishes, Ctrl/Cmd+K edits the link, wherever the focus is in the window. Caught
+ * before the editor sees them: ProseMirror would otherwise take Ctrl+Enter as a line break.
+ */
+function useShortcuts(shortcuts: Shortcuts): void {
+  const latest: RefObject<Shortcuts> = useRef(shortcuts)
+  useEffect(() => {
+    latest.current = shortcuts
+  })
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!withModifier(event)) return
+      const key = event.key.toLowerCase()
+      const action = key === 's' ? latest.current.save : key === 'enter' ? latest.current.publish : key === 'k' ? latest.current.link : null
+      if (!action) return
+      event.preventDefault()
+      event.stopPropagation()
+      action()
+    }
+    window.addEventListener('keydown', onKeyDown, true)
+    return () => window.removeEventListener('keydown', onKeyDown, true)
+  }, [])
+}

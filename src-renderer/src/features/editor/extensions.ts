@@ -1,0 +1,292 @@
+// The post editor's schema and behaviour: StarterKit's blocks and marks, links, and images that live in Blogdesk
+// until the post is published. Node definitions only: every view here is plain DOM (no React node views), and what
+// reaches the main process (importing an image, showing its preview) is passed in as functions.
+import { Extension, type Extensions } from '@tiptap/react'
+import Image from '@tiptap/extension-image'
+import StarterKit from '@tiptap/starter-kit'
+import type { Node as ProseMirrorNode } from '@tiptap/pm/model'
+import { Plugin, PluginKey } from '@tiptap/pm/state'
+import { Decoration, DecorationSet, type EditorView, type NodeView } from '@tiptap/pm/view'
+import type { LocalImage } from '../../../../src-preload/contract'
+import { sanitizeHtml } from './html'
+
+export const LOCAL_MEDIA_SCHEME = 'blogdesk-media:'
+
+/** An image refused here, before it reached the main process (not an image; dropped with other files). */
+export class ImageRefused extends Error {
+  override name = 'ImageRefused'
+}
+
+export interface ImageServices {
+  /** Copies a pasted, dropped or picked image into Blogdesk. */
+  importImage(file: File): Promise<LocalImage>
+  /** A URL showing the image saved as `blogdesk-media:<hash>`. */
+  previewOf(hash: string): Promise<string>
+  /** An image could not be added or shown: tell the person. */
+  onImageError(error: unknown): void
+}
+
+/** What covers the top and bottom of the pane the text (given) scrolls in, such as sticky toolbars, in pixels. */
+export type ScrollInsets = (text: HTMLElement) => { top: number; bottom: number }
+
+export function postExtensions(images: ImageServices, scrollInsets: ScrollInsets): Extensions {
+  return [
+    StarterKit.configure({
+      underline: false,
+      link: {
+        openOnClick: false,
+        // Turning typed addresses into links re-reads the paragraph on every keystroke; pasted ones still become links.
+        autolink: false,
+        defaultProtocol: 'https',
+        // A weblog's links are the writer's own: no new window, no nofollow, unless the HTML says so.
+        HTMLAttributes: { target: null, rel: null },
+      },
+    }),
+    PostImage.configure({ previewOf: images.previewOf, onImageError: images.onImageError }),
+    ImageIntake.configure({ importImage: images.importImage, onImageError: images.onImageError }),
+    EmptyDocumentHint,
+    ScrollInFrame.configure({ insets: scrollInsets }),
+  ]
+}
+
+// ── Images ──────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Images added here but not yet published: what `blogdesk-media:<hash>` shows, kept for the session. */
+const previewUrls = new Map<string, string>()
+
+export function rememberPreview(image: LocalImage): void {
+  previewUrls.set(image.hash, image.previewUrl)
+}
+
+function localHashOf(src: string | null): string | null {
+  return src?.startsWith(LOCAL_MEDIA_SCHEME) ? src.slice(LOCAL_MEDIA_SCHEME.length) : null
+}
+
+interface PostImageOptions {
+  previewOf: ImageServices['previewOf']
+  onImageError: ImageServices['onImageError']
+}
+
+/**
+ * An image whose `src` is saved as the post will have it: `blogdesk-media:<hash>` until it is uploaded. The view shows
+ * its preview instead, since the page cannot load that address.
+ */
+const PostImage = Image.extend<PostImageOptions>({
+  addOptions() {
+    return { ...this.parent!(), previewOf: () => Promise.reject(new Error('No preview service given')), onImageError: () => {} }
+  },
+  addNodeView() {
+    return ({ node }) => new PostImageView(node, this.options)
+  },
+})
+
+class PostImageView implements NodeView {
+  readonly dom: HTMLImageElement
+  #node: ProseMirrorNode
+  readonly #options: PostImageOptions
+
+  constructor(node: ProseMirrorNode, options: PostImageOptions) {
+    this.dom = document.createElement('img')
+    this.dom.className = 'post-image'
+    this.#node = node
+    this.#options = options
+    this.#show(node)
+  }
+
+  update(node: ProseMirrorNode): boolean {
+    if (node.type !== this.#node.type) return false
+    const before = this.#node
+    this.#node = node
+    if (node.attrs['src'] !== before.attrs['src'] || node.attrs['alt'] !== before.attrs['alt']) this.#show(node)
+    return true
+  }
+
+  #show(node: ProseMirrorNode): void {
+    const { src, alt, title, width, height } = node.attrs as Record<string, string | null>
+    for (const [name, value] of Object.entries({ alt, title, width, height })) {
+      if (value === null || value === undefined) this.dom.removeAttribute(name)
+      else this.dom.setAttribute(name, String(value))
+    }
+    const hash = localHashOf(src ?? null)
+    if (hash === null) {
+      this.#setSource(src ?? null)
+      return
+    }
+    const known = previewUrls.get(hash)
+    if (known) {
+      this.#setSource(known)
+      return
+    }
+    this.#setSource(null)
+    this.dom.classList.add('post-image--loading')
+    this.#options.previewOf(hash).then(
+      (url) => {
+        previewUrls.set(hash, url)
+        if (this.#node.attrs['src'] === src) this.#setSource(url)
+      },
+      (error: unknown) => {
+        this.dom.classList.remove('post-image--loading')
+        this.dom.classList.add('post-image--missing')
+        this.#options.onImageError(error)
+      },
+    )
+  }
+
+  #setSource(url: string | null): void {
+    this.dom.classList.remove('post-image--loading', 'post-image--missing')
+    if (url === null) this.dom.removeAttribute('src')
+    else this.dom.src = url
+  }
+}
+
+interface ImageIntakeOptions {
+  importImage: ImageServices['importImage']
+  onImageError: ImageServices['onImageError']
+}
+
+/** Images pasted or dropped in are copied into Blogdesk and put where they landed; pasted HTML is sanitised. */
+const ImageIntake = Extension.create<ImageIntakeOptions>({
+  name: 'imageIntake',
+  addOptions() {
+    return { importImage: () => Promise.reject(new Error('No image import given')), onImageError: () => {} }
+  },
+  addProseMirrorPlugins() {
+    const options = this.options
+    return [
+      new Plugin({
+        key: new PluginKey('imageIntake'),
+        props: {
+          transformPastedHTML: sanitizeHtml,
+          handlePaste(view, event) {
+            const clipboard = event.clipboardData
+            // A copied selection of text and pictures (a web page, a document) is pasted as HTML; an image alone as a file.
+            if (!clipboard || clipboard.getData('text/plain').trim() !== '') return false
+            const files = imageFiles(clipboard.files)
+            if (files.length === 0) return false
+            void insertImages(view, files, view.state.selection.from, options)
+            return true
+          },
+          handleDrop(view, event, _slice, moved) {
+            const files = event.dataTransfer ? [...event.dataTransfer.files] : []
+            if (moved || files.length === 0) return false
+            event.preventDefault()
+            const images = imageFiles(files)
+            if (images.length < files.length) {
+              options.onImageError(new ImageRefused('Only images can be dropped into a post: JPEG, PNG, GIF, WebP, HEIC or AVIF files.'))
+            }
+            const at = view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos ?? view.state.selection.from
+            void insertImages(view, images, at, options)
+            return true
+          },
+        },
+      }),
+    ]
+  },
+})
+
+function imageFiles(files: FileList | File[]): File[] {
+  return [...files].filter((file) => file.type.startsWith('image/'))
+}
+
+/** Copies each file in and puts the images at `at` (mapped through whatever was typed meanwhile), in order. */
+export async function insertImages(view: EditorView, files: File[], at: number, options: Pick<ImageServices, 'importImage' | 'onImageError'>): Promise<void> {
+  const imageType = view.state.schema.nodes['image']!
+  let position = at
+  for (const file of files) {
+    let image: LocalImage
+    try {
+      image = await options.importImage(file)
+    } catch (error) {
+      options.onImageError(error)
+      continue
+    }
+    if (view.isDestroyed) return
+    rememberPreview(image)
+    const node = imageType.create({ src: `${LOCAL_MEDIA_SCHEME}${image.hash}`, alt: altTextOf(file.name) })
+    const target = Math.min(position, view.state.doc.content.size)
+    const transaction = view.state.tr.insert(target, node)
+    position = transaction.mapping.map(target)
+    view.dispatch(transaction.scrollIntoView())
+  }
+}
+
+/** "Harbour at dusk" from "harbour-at-dusk.jpg"; nothing from a clipboard's "image.png". */
+function altTextOf(fileName: string): string {
+  const words = fileName.replace(/\.[a-z0-9]+$/i, '').replace(/[-_]+/g, ' ').trim()
+  if (words === '' || /^(image|img|pasted image|screenshot)\s*\d*$/i.test(words)) return ''
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}
+
+// ── The empty document's hint ───────────────────────────────────────────────────────────────────────────────────
+
+/** "Write your post…" in an empty document. Looks at the document's first node only, never walks it. */
+const EmptyDocumentHint = Extension.create({
+  name: 'emptyDocumentHint',
+  addProseMirrorPlugins() {
+    return [
+      new Plugin({
+        key: new PluginKey('emptyDocumentHint'),
+        props: {
+          decorations({ doc }) {
+            const first = doc.firstChild
+            if (doc.childCount !== 1 || !first?.isTextblock || first.content.size > 0) return null
+            return DecorationSet.create(doc, [Decoration.node(0, first.nodeSize, { class: 'is-empty', 'data-placeholder': 'Write your post…' })])
+          },
+        },
+      }),
+    ]
+  },
+})
+
+// ── Keeping the caret in view ───────────────────────────────────────────────────────────────────────────────────
+
+/** Room kept between the caret and the edge of the pane when scrolling to it. */
+const CARET_MARGIN_PX = 24
+
+/**
+ * Brings the caret into view in the next frame rather than at once. Finding where the caret is lays the page out,
+ * which the frame does anyway; done on every keystroke, a long post would be laid out twice per key.
+ */
+const ScrollInFrame = Extension.create<{ insets: ScrollInsets }>({
+  name: 'scrollInFrame',
+  addOptions() {
+    return { insets: () => ({ top: 0, bottom: 0 }) }
+  },
+  addProseMirrorPlugins() {
+    const { insets } = this.options
+    let frame = 0
+    return [
+      new Plugin({
+        key: new PluginKey('scrollInFrame'),
+        props: {
+          handleScrollToSelection(view) {
+            frame ||= requestAnimationFrame(() => {
+              frame = 0
+              if (!view.isDestroyed) scrollCaretIntoView(view, insets(view.dom))
+            })
+            return true
+          },
+        },
+      }),
+    ]
+  },
+})
+
+function scrollCaretIntoView(view: EditorView, insets: { top: number; bottom: number }): void {
+  const scroller = scrollerOf(view.dom)
+  const caret = view.coordsAtPos(view.state.selection.head)
+  const pane = scroller === document.scrollingElement ? { top: 0, bottom: window.innerHeight } : scroller.getBoundingClientRect()
+  const top = pane.top + insets.top + CARET_MARGIN_PX
+  const bottom = pane.bottom - insets.bottom - CARET_MARGIN_PX
+  if (caret.top < top) scroller.scrollTop -= top - caret.top
+  else if (caret.bottom > bottom) scroller.scrollTop += caret.bottom - bottom
+}
+
+/** The nearest ancestor that scrolls vertically, or the page. */
+function scrollerOf(element: HTMLElement): Element {
+  for (let at = element.parentElement; at; at = at.parentElement) {
+    const { overflowY } = getComputedStyle(at)
+    if ((overflowY === 'auto' || overflowY === 'scroll') && at.scrollHeight > at.clientHeight) return at
+  }
+  return document.scrollingElement ?? document.documentElement
+}

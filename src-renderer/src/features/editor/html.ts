@@ -1,0 +1,57 @@
+// A post's HTML in and out of the editor: the document as saved (and shown in the source view), pasted HTML made
+// safe, and the word count.
+import createDOMPurify from 'dompurify'
+import { DOMSerializer, type Node, type Schema } from '@tiptap/pm/model'
+
+/**
+ * Serialised into a document that is never shown: an <img> made in the page's own document starts loading at once,
+ * and `blogdesk-media:` is no address the page can load.
+ */
+const inertDocument = document.implementation.createHTMLDocument('')
+const serializers = new WeakMap<Schema, DOMSerializer>()
+
+/** The post's HTML as saved: one top-level block per line, so the source view and the weblog's copy read well. */
+export function documentHtml(doc: Node): string {
+  if (isEmptyDocument(doc)) return ''
+  let serializer = serializers.get(doc.type.schema)
+  if (!serializer) {
+    serializer = DOMSerializer.fromSchema(doc.type.schema)
+    serializers.set(doc.type.schema, serializer)
+  }
+  const container = inertDocument.createElement('div')
+  const blocks: string[] = []
+  doc.forEach((block) => {
+    container.replaceChildren(serializer.serializeNode(block, { document: inertDocument }))
+    blocks.push(container.innerHTML)
+  })
+  return blocks.join('\n')
+}
+
+/** A document with nothing written in it: one empty paragraph. */
+export function isEmptyDocument(doc: Node): boolean {
+  return doc.childCount === 1 && doc.firstChild!.isTextblock && doc.firstChild!.content.size === 0
+}
+
+const purify = createDOMPurify(window)
+
+/** Links and images may point at the web, at mail, or at an image of this post not yet uploaded. */
+const ALLOWED_URI = /^(?:(?:https?|mailto|tel|blogdesk-media):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i
+
+/**
+ * HTML from the clipboard or the source view, made safe before the editor parses it: scripts, handlers, styles and
+ * forms go. ProseMirror's own clipboard markup (data-pm-slice) stays, so copying within the editor keeps its shape.
+ */
+export function sanitizeHtml(html: string): string {
+  return purify.sanitize(html, {
+    ALLOWED_URI_REGEXP: ALLOWED_URI,
+    FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'dialog'],
+    FORBID_ATTR: ['style', 'srcset'],
+  })
+}
+
+/** Letters and digits, joined by apostrophes or hyphens: the same words the history panel counts. */
+const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu
+
+export function countWords(doc: Node): number {
+  return doc.textBetween(0, doc.content.size, ' ', ' ').match(WORD)?.length ?? 0
+}

@@ -1,0 +1,1 @@
+export { accountOfView, sameView, useNavigation, type NavigationState, type View } from './store'

@@ -1,0 +1,158 @@
+// View state for a weblog's published posts and its categories. The main process fetches and caches; this store
+// keeps what it last answered per weblog, what is loading, and what failed, so the list, the categories pane and
+// every category picker of a weblog show the same thing.
+import { create } from 'zustand'
+import type { CategoryListing, RemotePostSummary, WeblogAddress } from '../../../../src-preload/contract'
+import { api, toApiError, type ApiError } from '../../lib/api'
+
+export interface PostsList {
+  status: 'loading' | 'loaded' | 'failed'
+  posts: RemotePostSummary[]
+  /** The next (older) page, or null at the end of the feed. */
+  next: string | null
+  /** What is shown is the cache: the server could not be reached. */
+  offline: boolean
+  fetchedAt: string | null
+  /** Why the first page could not be shown. */
+  error: ApiError | null
+  loadingOlder: boolean
+  /** Why the next page could not be loaded; the pages already shown stay. */
+  olderError: ApiError | null
+}
+
+export interface CategoriesView {
+  status: 'loading' | 'loaded' | 'failed'
+  listing: CategoryListing | null
+  /** Asking the server now; the listing shown stays meanwhile. */
+  refreshing: boolean
+  error: ApiError | null
+}
+
+export interface PostsState {
+  lists: Partial<Record<string, PostsList>>
+  categories: Partial<Record<string, CategoriesView>>
+  /** Loads (or reloads) the newest page; older pages shown before are dropped. */
+  loadPosts(address: WeblogAddress): Promise<void>
+  loadOlder(address: WeblogAddress): Promise<void>
+  /** Queues the post's deletion; resolves once it is queued, or throws why not. */
+  deletePost(address: WeblogAddress, editUri: string): Promise<void>
+  /** Remembers the draft now editing a post, so the list marks it. */
+  linkDraft(address: WeblogAddress, editUri: string, draftId: string): void
+  /** `refresh`: ask the server now; otherwise core answers from its cache (reading the server only the first time). */
+  loadCategories(address: WeblogAddress, options: { refresh: boolean }): Promise<void>
+}
+
+export const weblogKey = ({ accountId, weblogPostUri }: WeblogAddress): string => `${accountId}\n${weblogPostUri}`
+
+const emptyList: PostsList = {
+  status: 'loading',
+  posts: [],
+  next: null,
+  offline: false,
+  fetchedAt: null,
+  error: null,
+  loadingOlder: false,
+  olderError: null,
+}
+
+/** Requests in flight, so a second click or a remount does not send a duplicate. */
+const inFlight = new Map<string, Promise<void>>()
+
+function once(key: string, work: () => Promise<void>): Promise<void> {
+  const running = inFlight.get(key)
+  if (running) return running
+  const started = work().finally(() => inFlight.delete(key))
+  inFlight.set(key, started)
+  return started
+}
+
+export const usePostsStore = create<PostsState>()((set, get) => {
+  const updateList = (key: string, change: (list: PostsList) => Partial<PostsList>) =>
+    set((state) => {
+      const list = state.lists[key] ?? emptyList
+      return { lists: { ...state.lists, [key]: { ...list, ...change(list) } } }
+    })
+  const updateCategories = (key: string, change: (view: CategoriesView) => Partial<CategoriesView>) =>
+    set((state) => {
+      const view = state.categories[key] ?? { status: 'loading', listing: null, refreshing: false, error: null }
+      return { categories: { ...state.categories, [key]: { ...view, ...change(view) } } }
+    })
+
+  return {
+    lists: {},
+    categories: {},
+
+    loadPosts(address) {
+      const key = weblogKey(address)
+      return once(`posts\n${key}`, async () => {
+        updateList(key, (list) => ({ status: list.status === 'loaded' ? 'loaded' : 'loading', error: null }))
+        try {
+          const page = await api.posts.page({ ...address, pageUri: null })
+          updateList(key, () => ({
+            status: 'loaded',
+            posts: page.posts,
+            next: page.next,
+            offline: page.offline,
+            fetchedAt: page.fetchedAt,
+            error: null,
+            olderError: null,
+          }))
+        } catch (error) {
+          // A reload that fails leaves the pages already shown, with the reason above them.
+          updateList(key, (list) => ({ status: list.status === 'loaded' ? 'loaded' : 'failed', error: toApiError(error) }))
+        }
+      })
+    },
+
+    loadOlder(address) {
+      const key = weblogKey(address)
+      const pageUri = get().lists[key]?.next
+      if (!pageUri) return Promise.resolve()
+      return once(`older\n${key}`, async () => {
+        updateList(key, () => ({ loadingOlder: true, olderError: null }))
+        try {
+          const page = await api.posts.page({ ...address, pageUri })
+          updateList(key, (list) => {
+            // Offset pages shift when posts are added meanwhile: a post already shown is not shown twice.
+            const shown = new Set(list.posts.map((post) => post.editUri))
+            const older = page.posts.filter((post) => !shown.has(post.editUri))
+            return {
+              posts: [...list.posts, ...older],
+              next: page.next,
+              offline: list.offline || page.offline,
+              loadingOlder: false,
+            }
+          })
+        } catch (error) {
+          updateList(key, () => ({ loadingOlder: false, olderError: toApiError(error) }))
+        }
+      })
+    },
+
+    async deletePost(address, editUri) {
+      const key = weblogKey(address)
+      await api.posts.delete({ ...address, editUri })
+      // Core leaves a post whose deletion is queued out of every page it answers from now on.
+      updateList(key, (list) => ({ posts: list.posts.filter((post) => post.editUri !== editUri) }))
+    },
+
+    linkDraft(address, editUri, draftId) {
+      updateList(weblogKey(address), (list) => ({
+        posts: list.posts.map((post) => (post.editUri === editUri ? { ...post, draftId } : post)),
+      }))
+    },
+
+    loadCategories(address, { refresh }) {
+      const key = weblogKey(address)
+      return once(`categories\n${key}\n${refresh}`, async () => {
+        updateCategories(key, (view) => ({ refreshing: refresh, error: null, status: view.listing ? 'loaded' : 'loading' }))
+        try {
+          const listing = await api.categories.list({ ...address, refresh })
+          updateCategories(key, () => ({ status: 'loaded', listing, refreshing: false }))
+        } catch (error) {
+          updateCategories(key, (view) => ({ status: view.listing ? 'loaded' : 'failed', refreshing: false, error: toApiError(error) }))
+        }
+      })
+    },
+  }
+})

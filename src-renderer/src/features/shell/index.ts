@@ -1,0 +1,5 @@
+export { OutboxPanel } from './OutboxPanel'
+export { Sidebar } from './Sidebar'
+export { StatusBar, describeOutbox } from './StatusBar'
+export { useShellSync } from './useShellSync'
+export { PaneBoundary } from './PaneBoundary'

@@ -1,0 +1,26 @@
+// The app's status as the main process last told it: connectivity, the outbox's counts and paused accounts.
+import { create } from 'zustand'
+import type { AppStatus } from '../../../../src-preload/contract'
+import { api, toApiError, type ApiError } from '../../lib/api'
+
+export interface StatusState {
+  status: AppStatus | null
+  error: ApiError | null
+  load(): Promise<void>
+  receive(status: AppStatus): void
+}
+
+export const useStatusStore = create<StatusState>()((set) => ({
+  status: null,
+  error: null,
+  async load() {
+    try {
+      set({ status: await api.app.status(), error: null })
+    } catch (error) {
+      set({ error: toApiError(error) })
+    }
+  },
+  receive(status) {
+    set({ status, error: null })
+  },
+}))
