@@ -1,12 +1,15 @@
 // `npm run bench`: every benchmark, one table. Ratios compare with a reference measured in the same run, because
 // absolute times drift on shared machines.
 import { runCodecBench } from './codec'
+import { runEditorBench } from './editor'
 import { runEnqueueBench } from './enqueue'
 import { runEventsBench } from './events'
 import { runExifPreviewBench } from './exif-preview'
+import { runFeedBench } from './feed'
 import { runFlushBench } from './flush'
 import { runPhotoBench } from './photo'
 import { runServiceBench } from './service'
+import { runStartupBench } from './startup'
 import { printTable, type BenchRow } from './table'
 import { runUploadBench } from './upload'
 
@@ -19,6 +22,9 @@ const suites: [string, () => Promise<BenchRow[]>][] = [
   ['Enqueue: one outbox insert', runEnqueueBench],
   ['EXIF preview of a 100-photo drop', runExifPreviewBench],
   ['Flush 1,000 queued posts', runFlushBench],
+  ['Post editor: typing and opening long posts', runEditorBench],
+  ['Startup with 1,000 drafts and 10,000 cached events', runStartupBench],
+  ['Activity feed: 10,000 and 100,000 cached events', runFeedBench],
 ]
 
 const only = process.argv.slice(2)

@@ -4,18 +4,14 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test as base } from '@playwright/test'
-import { FileVault, openCore, type Core, type SecretCipher } from '../src-main/core'
+import { FileVault, openCore, type Core } from '../src-main/core'
+import { testCipher } from '../src-main/core/testing/core-fixture'
+import { createTestPlatform, type TestPlatform } from '../src-main/core/testing/test-platform'
 import { installBridge } from './harness/bridge'
 import { builtRendererDir } from './harness/paths'
 import { startServiceProcess, type ServiceProcess } from '../src-service/testing/service-process'
 import { serveDirectory, type StaticServer } from './harness/static-server'
 import { AppModel } from './models/app'
-
-/** Stands in for the OS keyring (Electron's safeStorage): reversible, but the vault file never holds a secret as typed. */
-const testCipher: SecretCipher = {
-  encrypt: (plain) => Uint8Array.from(Buffer.from(plain, 'utf8'), (byte) => byte ^ 0xa7),
-  decrypt: (sealed) => Buffer.from(Uint8Array.from(sealed, (byte) => byte ^ 0xa7)).toString('utf8'),
-}
 
 interface TestFixtures {
   /** A temp dir for this test, removed afterwards. */
@@ -23,6 +19,8 @@ interface TestFixtures {
   service: ServiceProcess
   /** The app's data dir: the local store and the vault file. */
   appDataDir: string
+  /** Connectivity the test switches, links the app opened, the built-in sandbox it started. */
+  platform: TestPlatform
   core: Core
   app: AppModel
 }
@@ -64,8 +62,18 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use(dir)
   },
 
-  core: async ({ appDataDir }, use) => {
-    const core = await openCore({ dataDir: appDataDir, vault: new FileVault(join(appDataDir, 'secrets.bin'), testCipher) })
+  platform: async ({ workDir }, use) => {
+    const platform = createTestPlatform(workDir)
+    await use(platform)
+    await platform.dispose()
+  },
+
+  core: async ({ appDataDir, platform }, use) => {
+    const core = await openCore({
+      dataDir: appDataDir,
+      platform,
+      vault: new FileVault(join(appDataDir, 'secrets.bin'), testCipher),
+    })
     await use(core)
     await core.close()
   },

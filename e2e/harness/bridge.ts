@@ -9,6 +9,8 @@ import { builtPreloadFile } from './paths'
 
 const INVOKE_BINDING = '__blogdeskInvoke'
 const DELIVER_FUNCTION = '__blogdeskDeliver'
+/** Paths of the files a test hands the page (harness/files.ts), by name: what webUtils would know in Electron. */
+export const TEST_FILE_PATHS = '__blogdeskTestFilePaths'
 
 export interface Bridge {
   /** Internal errors the core reported while answering the page: each one is a defect, even if the UI coped. */
@@ -22,7 +24,11 @@ export async function installBridge(page: Page, core: Core): Promise<Bridge> {
   const bugs: unknown[] = []
   const deliveryFailures: unknown[] = []
   const dispatch = createDispatcher(core.handlers, (error) => bugs.push(error))
-  await page.exposeBinding(INVOKE_BINDING, (_source, channel: string, request: unknown) => dispatch(channel, request))
+  // Answers cross as JSON text: Electron's IPC copies them with the structured clone, far faster than Playwright's
+  // value-by-value serialisation, which would make a large answer (a thousand drafts) look slow in the app.
+  await page.exposeBinding(INVOKE_BINDING, async (_source, channel: string, request: unknown) =>
+    JSON.stringify(await dispatch(channel, request)),
+  )
   await page.addInitScript({ content: preloadWithElectronShim(await readPreload()) })
   const unsubscribe = core.onEvent((event, payload) => {
     page
@@ -31,7 +37,8 @@ export async function installBridge(page: Page, core: Core): Promise<Bridge> {
         [DELIVER_FUNCTION, event, payload] as [string, ContractEvent, unknown],
       )
       .catch((error: unknown) => {
-        if (!page.isClosed()) deliveryFailures.push(error)
+        // An event that meets the page mid-navigation is lost, as Electron drops a message to a reloading page.
+        if (!page.isClosed() && !/Execution context was destroyed/.test(String(error))) deliveryFailures.push(error)
       })
   })
   return { bugs, deliveryFailures, close: unsubscribe }
@@ -57,7 +64,7 @@ function preloadWithElectronShim(preloadSource: string): string {
       },
     },
     ipcRenderer: {
-      invoke: (channel, request) => window[${JSON.stringify(INVOKE_BINDING)}](channel, request),
+      invoke: (channel, request) => window[${JSON.stringify(INVOKE_BINDING)}](channel, request).then(JSON.parse),
       on(channel, listener) {
         if (!listeners.has(channel)) listeners.set(channel, new Set())
         listeners.get(channel).add(listener)
@@ -68,6 +75,10 @@ function preloadWithElectronShim(preloadSource: string): string {
         return this
       },
     },
+  }
+  Object.defineProperty(window, ${JSON.stringify(TEST_FILE_PATHS)}, { value: new Map() })
+  electron.webUtils = {
+    getPathForFile: (file) => window[${JSON.stringify(TEST_FILE_PATHS)}].get(file.name) ?? '',
   }
   Object.defineProperty(window, ${JSON.stringify(DELIVER_FUNCTION)}, {
     value(channel, payload) {

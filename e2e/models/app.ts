@@ -1,4 +1,5 @@
-// The Blogdesk window as a person sees it: found by roles and labels, the way assistive technology finds it.
+// The Blogdesk window as a person sees it: found by roles and labels, the way assistive technology finds it. The
+// frame (sidebar, list pane, main pane, status bar), accounts and their settings, and the outbox.
 import type { Locator, Page } from '@playwright/test'
 
 export interface AccountDetails {
@@ -11,11 +12,23 @@ export class AppModel {
   readonly page: Page
   readonly sidebar: Locator
   readonly main: Locator
+  readonly statusBar: Locator
 
   constructor(page: Page) {
     this.page = page
     this.sidebar = page.getByRole('navigation', { name: 'Accounts' })
     this.main = page.getByRole('main')
+    this.statusBar = page.getByRole('contentinfo', { name: 'Status' })
+  }
+
+  // ── First run and accounts ─────────────────────────────────────────────────────────────────────────────────
+
+  get welcomeHeading(): Locator {
+    return this.main.getByRole('heading', { name: 'Welcome to Blogdesk', level: 1 })
+  }
+
+  get trySandboxButton(): Locator {
+    return this.main.getByRole('button', { name: 'Try the local sandbox' })
   }
 
   /** The add-account form, on the first-run screen or opened from the sidebar. */
@@ -32,9 +45,13 @@ export class AppModel {
     await form.getByRole('button', { name: 'Add account' }).click()
   }
 
-  /** The sidebar's headings, one per account. */
+  async openAddAccount(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Add account' }).click()
+  }
+
+  /** The sidebar's account headings, one per account. */
   accountLabels(): Promise<string[]> {
-    return this.sidebar.getByRole('heading').allTextContents()
+    return this.sidebar.getByRole('heading', { level: 2 }).allTextContents()
   }
 
   weblogList(accountLabel: string): Locator {
@@ -43,10 +60,31 @@ export class AppModel {
 
   /** The titles of the weblogs listed under every account, in sidebar order. */
   weblogTitles(): Promise<string[]> {
-    return this.sidebar
-      .getByRole('list', { name: /^Weblogs of / })
-      .getByRole('button')
-      .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label') ?? ''))
+    return this.sidebar.getByRole('list', { name: /^Weblogs of / }).getByRole('heading', { level: 3 }).allTextContents()
+  }
+
+  /** A place of a weblog in the sidebar: its Drafts, Posts or Categories. */
+  weblogPlace(weblogTitle: string, place: 'Drafts' | 'Posts' | 'Categories'): Locator {
+    return this.sidebar.getByRole('list', { name: weblogTitle, exact: true }).getByRole('button', { name: place, exact: true })
+  }
+
+  async openAccountSettings(accountLabel: string): Promise<void> {
+    await this.sidebar.getByRole('button', { name: `Settings of ${accountLabel}` }).click()
+  }
+
+  /** The main pane's section of an account's settings, by its heading: "API password", "Activity feed", … */
+  settingsSection(heading: 'API password' | 'Activity feed' | 'Remove this account'): Locator {
+    return this.main.getByRole(heading === 'Remove this account' ? 'region' : 'form', { name: heading })
+  }
+
+  /** The dialog asking to confirm something that cannot be undone. */
+  get confirmDialog(): Locator {
+    return this.page.getByRole('alertdialog')
+  }
+
+  /** The banner across the window while an account's publishing is paused. */
+  get pausedBanner(): Locator {
+    return this.page.getByRole('region', { name: 'Paused publishing' })
   }
 
   /** The text of the error notice in the main pane (or '' when there is none). */
@@ -59,8 +97,33 @@ export class AppModel {
     return this.main.getByRole('alert')
   }
 
-  /** The heading of the main pane's weblog, once one is selected. */
+  /** The main pane's heading: the weblog's title while nothing of it is open. */
   get selectedWeblogTitle(): Locator {
     return this.main.getByRole('heading', { level: 1 })
+  }
+
+  // ── The status bar and the outbox ─────────────────────────────────────────────────────────────────────────
+
+  /** "Online" or "Offline — …", as the status bar says it. */
+  get connection(): Locator {
+    return this.statusBar.getByRole('status').first()
+  }
+
+  /** The status bar's outbox button; its name says what waits: "Outbox: 3 waiting to publish · 1 needs attention". */
+  get outboxButton(): Locator {
+    return this.statusBar.getByRole('button', { name: /^Outbox:/ })
+  }
+
+  async openOutbox(): Promise<void> {
+    await this.outboxButton.click()
+  }
+
+  get outboxEntries(): Locator {
+    return this.main.getByRole('list', { name: 'Operations' }).getByRole('listitem')
+  }
+
+  /** The outbox's entry for an operation, by its title. */
+  outboxEntry(title: string): Locator {
+    return this.outboxEntries.filter({ has: this.page.getByRole('heading', { name: title, exact: true }) })
   }
 }

@@ -1,0 +1,145 @@
+// Dropping photos on an album: what Blogdesk reads from each before sending, the upload with its progress, and the
+// photos on the service afterwards, with their position taken out where the person chose.
+import { stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import exifr from 'exifr'
+import { FileVault, openCore } from '../src-main/core'
+import { testCipher } from '../src-main/core/testing/core-fixture'
+import { DEMO_PHOTOS_FOLDER } from '../src-service/demo/photos'
+import { startServiceProcess } from '../src-service/testing/service-process'
+import { expect, test } from './fixtures'
+import { expectAccessible } from './harness/accessibility'
+import { installBridge } from './harness/bridge'
+import { chooseFiles, dropFiles } from './harness/files'
+import { saveScreenshot } from './harness/screenshots'
+import { CollectionsModel } from './models/collections'
+
+const ALBUM = 'Summer in Lisbon'
+/** With a position (sunset, rooftops) and without one (pastries). */
+const PHOTOS = ['tagus-sunset.jpg', 'alfama-rooftops.jpg', 'belem-pastries.jpg']
+
+test('three photos dropped on an album show their details, upload with progress, and reach the service with GPS as chosen', async ({
+  app,
+  service,
+  platform,
+  workDir,
+}, testInfo) => {
+  const collections = new CollectionsModel(app.page)
+  await app.addAccount(service.sandbox)
+  await collections.openAlbum(ALBUM)
+  await expect(app.main.getByText('No photos sent from here yet.')).toBeVisible()
+  await expectAccessible(app.page, testInfo, 'album')
+  await saveScreenshot(app.page, testInfo, 'album-empty.png')
+
+  await dropFiles(collections.dropZone, PHOTOS.map((name) => join(DEMO_PHOTOS_FOLDER, name)))
+  await expect(collections.fact('tagus-sunset.jpg', 'Camera')).toHaveText('Blogdesk Sandbox Camera')
+  await expect(collections.fact('tagus-sunset.jpg', 'Taken')).toContainText('2024')
+  await expect(collections.fact('tagus-sunset.jpg', 'Location')).toHaveText('38.7056° N, 9.1450° W')
+  await expect(collections.fact('alfama-rooftops.jpg', 'Location')).toHaveText('38.7109° N, 9.1295° W')
+  await expect(collections.fact('belem-pastries.jpg', 'Location')).toHaveText('Not recorded')
+  await expect(collections.upload('tagus-sunset.jpg').locator('img')).toHaveAttribute('src', /^data:image\/jpeg;base64,/)
+
+  const sunset = collections.upload('tagus-sunset.jpg')
+  await expect(sunset.getByLabel('Title'), 'the title starts as the file name').toHaveValue('tagus-sunset')
+  await sunset.getByLabel('Title').fill('Last light on the Tagus')
+  await sunset.getByLabel('Caption').fill('From Cais do Sodré')
+  await expect(collections.removeLocation('tagus-sunset.jpg'), 'the position goes unless the person keeps it').toBeChecked()
+  await collections.removeLocation('alfama-rooftops.jpg').uncheck()
+  await expect(collections.removeLocation('belem-pastries.jpg'), 'nothing to remove').toHaveCount(0)
+  await expectAccessible(app.page, testInfo, 'album with dropped photos')
+  await saveScreenshot(app.page, testInfo, 'album-dropped.png')
+
+  await collections.uploadButton.click()
+  await expect(collections.uploadSummary).toHaveText('All 3 photos are in the album.')
+  const totalBytes = (await Promise.all(PHOTOS.map((name) => stat(join(DEMO_PHOTOS_FOLDER, name))))).reduce((sum, file) => sum + file.size, 0)
+  await expect(collections.totalProgress, 'the total counts every byte of the three').toHaveAttribute('max', String(totalBytes))
+  await expect(collections.totalProgress).toHaveAttribute('value', String(totalBytes))
+  for (const name of PHOTOS) await expect(collections.upload(name)).toContainText('Uploaded')
+  await expect.poll(() => collections.sentPhotoTitles()).toEqual(['belem-pastries', 'alfama-rooftops', 'Last light on the Tagus'])
+  await saveScreenshot(app.page, testInfo, 'album-uploaded.png')
+  await app.page.emulateMedia({ colorScheme: 'dark' })
+  await saveScreenshot(app.page, testInfo, 'album-uploaded-dark.png')
+  await expectAccessible(app.page, testInfo, 'album after upload')
+
+  // On the service, read over HTTP as anyone would: the album's page lists them, and each photo's page links the file.
+  await app.main.getByRole('button', { name: 'View the album on the web' }).click()
+  const albumPage = await (await fetch(platform.openedLinks.at(-1)!)).text()
+  for (const title of ['Last light on the Tagus', 'alfama-rooftops', 'belem-pastries']) expect(albumPage).toContain(title)
+  const storedPosition = async (fileName: string) => {
+    await collections.upload(fileName).getByRole('button', { name: 'Open its page' }).click()
+    const pageUrl = platform.openedLinks.at(-1)!
+    const page = await (await fetch(pageUrl)).text()
+    const original = new URL(/href="([^"]*\/media\/photos\/[^"]+)"/.exec(page)![1]!, pageUrl)
+    return exifr.gps(Buffer.from(await (await fetch(original)).arrayBuffer()))
+  }
+  expect(await storedPosition('tagus-sunset.jpg'), 'removed before it left this computer').toBeUndefined()
+  expect(await storedPosition('alfama-rooftops.jpg')).toMatchObject({ latitude: expect.closeTo(38.7109, 3), longitude: expect.closeTo(-9.1295, 3) })
+
+  // Something that is not a photo is refused where it was dropped, in words.
+  const notes = join(workDir, 'packing-list.txt')
+  await writeFile(notes, 'Sunscreen, film, the good shoes.')
+  await dropFiles(collections.dropZone, [notes])
+  await expect(collections.upload('packing-list.txt').getByRole('alert')).toContainText('“packing-list.txt” is not a photo Blogdesk can read')
+  await expect(collections.uploadButton, 'nothing new to upload').toBeDisabled()
+  await saveScreenshot(app.page, testInfo, 'album-refused.png')
+})
+
+test('a photo uploaded while the service is down waits in the outbox, survives a restart, and goes once the service is back', async ({
+  app,
+  service,
+  core,
+  platform,
+  appDataDir,
+  renderer,
+  context,
+}, testInfo) => {
+  test.setTimeout(120_000)
+  await app.addAccount(service.sandbox)
+  await new CollectionsModel(app.page).openAlbum(ALBUM)
+  await service.stop()
+
+  const collections = new CollectionsModel(app.page)
+  await chooseFiles(collections.fileInput, [join(DEMO_PHOTOS_FOLDER, 'tram-28.jpg')])
+  await expect(collections.fact('tram-28.jpg', 'Camera'), 'read on this computer: no server needed').toHaveText('Blogdesk Sandbox Camera')
+  await collections.uploadButton.click()
+  await expect(collections.upload('tram-28.jpg')).toContainText(/Queued|Waiting to try again/)
+  await saveScreenshot(app.page, testInfo, 'album-queued-offline.png')
+
+  await app.page.close()
+  await core.close()
+  const reopened = await openCore({ dataDir: appDataDir, platform, vault: new FileVault(join(appDataDir, 'secrets.bin'), testCipher) })
+  const page = await context.newPage()
+  const pageErrors: string[] = []
+  page.on('pageerror', (error) => pageErrors.push(`uncaught: ${error.message}`))
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(`console: ${message.text()}`)
+  })
+  const bridge = await installBridge(page, reopened)
+  try {
+    await page.goto(renderer.url)
+    const again = new CollectionsModel(page)
+    await again.openAlbum(ALBUM)
+    const restored = again.upload('tram-28')
+    await expect(restored, 'still in the outbox after the restart').toContainText(/Queued|Waiting to try again/)
+    // Events the reopened core sent while the page was still loading had no page to reach: it reads the outbox as it opens.
+    const failuresWhileLoading = bridge.deliveryFailures.length
+    await saveScreenshot(page, testInfo, 'album-after-restart.png')
+
+    const revived = await startServiceProcess(service.dataDir, service.port)
+    try {
+      await expect(restored).toContainText('Uploaded', { timeout: 60_000 })
+      await expect.poll(() => again.sentPhotoTitles()).toEqual(['tram-28'])
+      await page.getByRole('main').getByRole('button', { name: 'View the album on the web' }).click()
+      const albumPage = await (await fetch(platform.openedLinks.at(-1)!)).text()
+      expect(albumPage.match(/>tram-28</g), 'sent exactly once').toHaveLength(1)
+      await saveScreenshot(page, testInfo, 'album-sent-after-restart.png')
+    } finally {
+      await revived.stop()
+    }
+    expect([...bridge.bugs, ...bridge.deliveryFailures.slice(failuresWhileLoading), ...pageErrors]).toEqual([])
+  } finally {
+    bridge.close()
+    await page.close()
+    await reopened.close()
+  }
+})

@@ -1,0 +1,22 @@
+// axe-core over what the page shows now: every main screen is checked in light and dark, and a serious or critical
+// violation fails the test with axe's own account of what is wrong and where.
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, type TestInfo } from '@playwright/test'
+
+const BLOCKING = new Set(['serious', 'critical'])
+
+export async function expectAccessible(page: Page, testInfo: TestInfo, screen: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+    await testInfo.attach(`axe ${screen} (${colorScheme}).json`, {
+      body: JSON.stringify(results.violations, null, 2),
+      contentType: 'application/json',
+    })
+    const blocking = results.violations
+      .filter((violation) => BLOCKING.has(violation.impact ?? ''))
+      .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
+    expect(blocking, `accessibility of ${screen} in ${colorScheme} mode`).toEqual([])
+  }
+  await page.emulateMedia({ colorScheme: null })
+}

@@ -1,0 +1,106 @@
+// Photo albums and typed lists as a person sees them: the sidebar's sections, an album's drop zone and uploads, a
+// list's add form and items, found by roles and labels the way assistive technology finds them.
+import type { Locator, Page } from '@playwright/test'
+
+export class CollectionsModel {
+  readonly page: Page
+  readonly main: Locator
+
+  constructor(page: Page) {
+    this.page = page
+    this.main = page.getByRole('main')
+  }
+
+  /** The sidebar's list under the "Photo albums" or "Lists" heading. */
+  sidebarSection(heading: 'Photo albums' | 'Lists'): Locator {
+    return this.page.getByRole('navigation', { name: 'Accounts' }).getByRole('list', { name: heading, exact: true })
+  }
+
+  async openAlbum(title: string): Promise<void> {
+    await this.sidebarSection('Photo albums').getByRole('button', { name: title }).click()
+    await this.main.getByRole('heading', { level: 1, name: title }).waitFor()
+  }
+
+  async openList(title: string): Promise<void> {
+    await this.sidebarSection('Lists').getByRole('button', { name: title }).click()
+    await this.main.getByRole('heading', { level: 1, name: title }).waitFor()
+  }
+
+  // ── An album ───────────────────────────────────────────────────────────────────────────────────────────────
+
+  get dropZone(): Locator {
+    return this.main.getByRole('region', { name: 'Add photos' })
+  }
+
+  get fileInput(): Locator {
+    return this.dropZone.getByLabel('Choose photos', { exact: true })
+  }
+
+  /** A dropped or picked file's row, by its file name. */
+  upload(fileName: string): Locator {
+    return this.main.getByRole('listitem', { name: fileName, exact: true })
+  }
+
+  /** What the row says of the photo under "Taken", "Camera" or "Location". */
+  fact(fileName: string, term: 'Taken' | 'Camera' | 'Location'): Locator {
+    return definition(this.upload(fileName), term)
+  }
+
+  removeLocation(fileName: string): Locator {
+    return this.upload(fileName).getByRole('checkbox', { name: 'Remove location (GPS) before upload' })
+  }
+
+  get uploadButton(): Locator {
+    return this.main.getByRole('button', { name: /^Upload( \d+ photos?)?$/ })
+  }
+
+  get totalProgress(): Locator {
+    return this.main.getByRole('progressbar', { name: 'All uploads' })
+  }
+
+  get uploadSummary(): Locator {
+    return this.main.getByRole('region', { name: 'To upload' }).locator('.uploads__summary')
+  }
+
+  /** The photos the album shows as sent from Blogdesk, by title. */
+  sentPhotoTitles(): Promise<string[]> {
+    return this.main.getByRole('region', { name: 'Sent from Blogdesk' }).getByRole('listitem').locator('strong').allTextContents()
+  }
+
+  // ── A list ─────────────────────────────────────────────────────────────────────────────────────────────────
+
+  /** Answers "What does this list hold?" when the list has not said yet. */
+  async chooseListType(typeName: 'Music' | 'Books' | 'People' | 'Links'): Promise<void> {
+    const chooser = this.main.getByRole('form', { name: 'What the list holds' })
+    await chooser.getByRole('radio', { name: typeName }).check()
+    await chooser.getByRole('button', { name: 'Continue' }).click()
+  }
+
+  addForm(listTitle: string): Locator {
+    return this.main.getByRole('form', { name: `Add to ${listTitle}` })
+  }
+
+  /** Picks `stars` in the form's rating radio group with the keyboard, as a person without a mouse would. */
+  async rate(listTitle: string, stars: number): Promise<void> {
+    const group = this.addForm(listTitle).getByRole('group', { name: 'Rating' })
+    await group.getByRole('radio', { name: '1 star', exact: true }).focus()
+    await this.page.keyboard.press('Space')
+    for (let step = 1; step < stars; step++) await this.page.keyboard.press('ArrowRight')
+  }
+
+  /** An item the list shows as added from Blogdesk, by the title the server gave it. */
+  item(title: string): Locator {
+    return this.main.getByRole('region', { name: 'Added from Blogdesk' }).getByRole('listitem', { name: title, exact: true })
+  }
+
+  /** What an item says under a detail's label ("Author", "Title", …). */
+  itemField(title: string, label: string): Locator {
+    return definition(this.item(title), label)
+  }
+}
+
+/** The <dd> beside the <dt> that reads `term`, each pair in its own <div> of a <dl>. */
+function definition(within: Locator, term: string): Locator {
+  const exactly = new RegExp(`^${term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)
+  return within.locator('dl > div').filter({ has: within.page().locator('dt', { hasText: exactly }) }).locator('dd')
+}

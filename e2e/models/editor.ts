@@ -1,0 +1,126 @@
+// The drafts list and the post editor as a person sees them, found by roles and labels; and the weblog as the service
+// has it, read over HTTP as any Atom client would, to compare the editor's "Published" with what is really there.
+import { expect, type Locator, type Page } from '@playwright/test'
+import { createWsseHeader, readFeed, readLinkFeed, type AtomEntry } from '../../src-protocol'
+import type { Sandbox } from '../../src-service/testing/service-fixture'
+import type { Core } from '../../src-main/core'
+import type { PostDraft } from '../../src-preload/contract'
+
+export class EditorModel {
+  readonly page: Page
+
+  constructor(page: Page) {
+    this.page = page
+  }
+
+  /** The weblog's places in the sidebar (Drafts, Posts, Categories), under its title. */
+  async openDrafts(weblogTitle: string): Promise<void> {
+    await this.page
+      .getByRole('navigation', { name: 'Accounts' })
+      .getByRole('list', { name: weblogTitle, exact: true })
+      .getByRole('button', { name: 'Drafts', exact: true })
+      .click()
+  }
+
+  // ── The drafts list ────────────────────────────────────────────────────────────────────────────────────────
+
+  get newPostButton(): Locator {
+    return this.page.getByRole('button', { name: 'New post', exact: true })
+  }
+
+  get draftsList(): Locator {
+    return this.page.getByRole('list', { name: 'Drafts', exact: true })
+  }
+
+  /** A draft's entry in the list, by the title it shows. */
+  draftItem(title: string): Locator {
+    return this.draftsList.getByRole('listitem').filter({ has: this.page.getByRole('button', { name: new RegExp(`^${escapeRegExp(title)}`) }) })
+  }
+
+  async openDraft(title: string): Promise<void> {
+    await this.draftItem(title).getByRole('button').first().click()
+  }
+
+  // ── The editor ─────────────────────────────────────────────────────────────────────────────────────────────
+
+  get editor(): Locator {
+    return this.page.getByRole('region', { name: /^Editing “/ })
+  }
+
+  get title(): Locator {
+    return this.editor.getByRole('textbox', { name: 'Title', exact: true })
+  }
+
+  get text(): Locator {
+    return this.editor.getByRole('textbox', { name: 'Post text' })
+  }
+
+  get saveState(): Locator {
+    return this.editor.locator('.save-indicator')
+  }
+
+  get publishButton(): Locator {
+    return this.editor.getByRole('button', { name: /^Publish( changes)?$/ })
+  }
+
+  /** The badge beside the save state: Draft, Queued, Sending, Published, Needs attention. */
+  get stateBadge(): Locator {
+    return this.editor.locator('.post-editor__bar .state-badge')
+  }
+
+  /** What the editor says of where the post stands on its way to the weblog (Queued to publish, Published…). */
+  get publishStatus(): Locator {
+    return this.editor.locator('.publish-status')
+  }
+
+  get viewOnWeblog(): Locator {
+    return this.editor.getByRole('button', { name: 'View on the weblog ↗' })
+  }
+
+  /** Starts a new post and writes it; the text is typed with the keyboard, as a person types. */
+  async write(title: string, paragraphs: string[]): Promise<void> {
+    await this.newPostButton.click()
+    await expect(this.title).toBeFocused()
+    await this.title.fill(title)
+    await this.page.keyboard.press('Enter')
+    await expect(this.text).toBeFocused()
+    for (const [index, paragraph] of paragraphs.entries()) {
+      if (index > 0) await this.page.keyboard.press('Enter')
+      await this.page.keyboard.type(paragraph)
+    }
+  }
+}
+
+/** The local draft titled `title`, as core keeps it: what "Saved locally" promises. */
+export async function localDraft(core: Core, title: string): Promise<PostDraft> {
+  for (const account of await core.handlers['accounts:list'](null)) {
+    for (const weblog of await core.handlers['weblogs:list']({ accountId: account.id })) {
+      const drafts = await core.handlers['drafts:list']({ accountId: account.id, weblogPostUri: weblog.postUri })
+      const draft = drafts.find((candidate) => candidate.title === title)
+      if (draft) return core.handlers['drafts:get']({ draftId: draft.id })
+    }
+  }
+  throw new Error(`No local draft is titled “${title}”.`)
+}
+
+/** The posts of a weblog as its feed lists them, and where each one's public page is. */
+export async function fetchWeblogPosts(sandbox: Sandbox, weblogTitle: string): Promise<{ title: string; permalink: string | null }[]> {
+  const credentials = { username: sandbox.username, password: sandbox.apiPassword }
+  const get = async (url: string) => {
+    const response = await fetch(url, { headers: { 'X-WSSE': createWsseHeader(credentials), Authorization: 'WSSE profile="UsernameToken"' } })
+    if (!response.ok) throw new Error(`GET ${url} answered ${response.status}: ${await response.text()}`)
+    return response.text()
+  }
+  const rootUrl = `${sandbox.atomBase}/t/atom/weblog`
+  const feedLink = readLinkFeed(await get(rootUrl), rootUrl).find((link) => link.rel === 'service.feed' && link.title === weblogTitle)
+  if (!feedLink) throw new Error(`The service lists no feed for the weblog “${weblogTitle}”.`)
+  const feed = readFeed(await get(feedLink.href), { baseUrl: feedLink.href })
+  return feed.entries.map((entry: AtomEntry) => ({
+    title: entry.title ?? '',
+    permalink: entry.links.find((link) => link.rel === 'alternate')?.href ?? null,
+  }))
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
