@@ -1,6 +1,6 @@
 // Loaded into the editor's page and the reference page before anything else (bench/editor.ts), so its key listeners
 // run first. Plain JavaScript: the page runs it as it is.
-/* global window, document, performance, requestAnimationFrame, MessageChannel, MutationObserver, queueMicrotask, setTimeout */
+/* global window, document, requestAnimationFrame, MutationObserver */
 ;(() => {
   /** For each typed key: from the key event's timestamp to after the frame that shows the change, and the main-thread time in its events. */
   const samples = []

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import type { DraftSummary } from '../../../../src-preload/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 import { Button, ErrorNotice, Spinner, classNames } from '../../ui'
@@ -8,6 +8,9 @@ import { StateBadge } from './StateBadge'
 import { formatSaved } from './time'
 import { followDraftChanges, useDraftsStore, weblogKey } from './store'
 import './drafts-list.css'
+
+/** Rows drawn at first, and added each time the reader scrolls near the end: a thousand drafts open at once. */
+const ROWS_PER_STEP = 50
 
 export interface DraftsListProps {
   accountId: string
@@ -59,13 +62,43 @@ export function DraftsList({ accountId, weblogPostUri }: DraftsListProps) {
         (list.value.length === 0 ? (
           <p className="drafts-list__empty">No drafts yet. Start one with New post; it is kept on this computer as you type.</p>
         ) : (
-          <ul className="drafts-list__items" aria-labelledby={headingId}>
-            {list.value.map((draft) => (
-              <DraftItem key={draft.id} draft={draft} onLinkError={setLinkError} />
-            ))}
-          </ul>
+          <DraftItems drafts={list.value} labelledBy={headingId} onLinkError={setLinkError} />
         ))}
     </section>
+  )
+}
+
+function DraftItems({
+  drafts,
+  labelledBy,
+  onLinkError,
+}: {
+  drafts: DraftSummary[]
+  labelledBy: string
+  onLinkError(error: ApiError | null): void
+}) {
+  const [shown, setShown] = useState(ROWS_PER_STEP)
+  const end = useRef<HTMLLIElement>(null)
+  const more = shown < drafts.length
+  useEffect(() => {
+    const sentinel = end.current
+    if (!more || !sentinel) return
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setShown((count) => count + ROWS_PER_STEP)
+      },
+      { rootMargin: '400px 0px' },
+    )
+    observer.observe(sentinel)
+    return () => observer.disconnect()
+  }, [more, shown])
+  return (
+    <ul className="drafts-list__items" aria-labelledby={labelledBy}>
+      {drafts.slice(0, shown).map((draft) => (
+        <DraftItem key={draft.id} draft={draft} onLinkError={onLinkError} />
+      ))}
+      {more && <li ref={end} className="drafts-list__more" aria-hidden="true" />}
+    </ul>
   )
 }
 
