@@ -181,6 +181,8 @@ describe('posts and categories', () => {
       await handlers()['posts:delete'](ref)
       await handlers()['posts:delete'](ref)
       await fixture.core.sync.drain()
+      // A click that comes after the deletion went out finds the post gone, as asked.
+      await handlers()['posts:delete'](ref)
       expect(fixture.core.sync.operations()).toEqual([])
       await expect(serverClient().getPost(ref.editUri)).rejects.toMatchObject({ kind: 'not-found' })
       expect((await handlers()['posts:page']({ ...address(), pageUri: null })).posts.some((post) => post.draftId === draft.id)).toBe(false)

@@ -42,9 +42,13 @@ export function postsHandlers(services: Services): HandlersOf<'posts' | 'categor
     return weblog
   }
 
+  function draftsOfPost({ accountId, weblogPostUri, editUri }: RemotePostRef): Draft[] {
+    return drafts.list(accountId, weblogPostUri).filter((draft) => draft.remote?.editUri === editUri)
+  }
+
   /** The account's live draft of a post, if it has one. */
-  function draftOfPost({ accountId, weblogPostUri, editUri }: RemotePostRef): Draft | null {
-    return drafts.list(accountId, weblogPostUri).find((draft) => draft.remote?.editUri === editUri && draft.state !== 'deleted') ?? null
+  function draftOfPost(ref: RemotePostRef): Draft | null {
+    return draftsOfPost(ref).find((draft) => draft.state !== 'deleted') ?? null
   }
 
   function draftFor(ref: RemotePostRef): Promise<Draft> {
@@ -158,8 +162,11 @@ export function postsHandlers(services: Services): HandlersOf<'posts' | 'categor
     },
 
     async 'posts:delete'(request) {
+      // A second click may come after the outbox has already sent the first: the post is gone, as asked.
+      if (draftsOfPost(request).some((draft) => GONE_STATES.has(draft.state))) return null
       const draft = await draftFor(request)
-      // The outbox announces the draft's move to `deleting` (drafts:changed) as it queues the deletion.
+      // The outbox announces the draft's move to `deleting` (drafts:changed) as it queues the deletion. Two clicks on
+      // a post not opened before wait for the same draft; the second finds its deletion queued.
       if (draft.state !== 'deleting') {
         sync.enqueueDelete(draft.id)
         await sync.persisted()
