@@ -10,7 +10,8 @@
 // - opening a 50,000-word post: from the draft's HTML reaching the page to the first frame drawn with the editor
 //   holding it, against setting the same innerHTML. Target ≤ 1.7×.
 // The app runs as built (`npm run build`) over a real core; keys alternate between the two pages in rounds, so
-// other work on a shared machine falls on both.
+// other work on a shared machine falls on both. Each page is brought to the front before it is measured: a page
+// behind another draws its frames rarely.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,10 +25,10 @@ import { openBrowserBench } from './browser'
 import type { BenchRow } from './table'
 
 const SIZES = [10_000, 50_000]
-const ROUNDS = 1
+const ROUNDS = 4
 const KEYS_PER_ROUND = 60
 const WARM_UP_KEYS = 20
-const OPENINGS = 1
+const OPENINGS = 5
 const TYPED = 'the quick brown fox jumps over a lazy dog '
 
 declare global {
@@ -67,9 +68,7 @@ export async function runEditorBench(): Promise<BenchRow[]> {
     const bridge = await installBridge(page, core)
     const probe = await readFile(join(import.meta.dirname, 'editor-probe.js'), 'utf8')
     await page.addInitScript({ content: probe })
-    const { serveDirectory } = await import('../e2e/harness/static-server')
-    const diag = await serveDirectory('/tmp/blogdesk-renderer-diag')
-    await page.goto(diag.url)
+    await page.goto(bench.renderer.url)
     const editor = new EditorModel(page)
     await editor.openDrafts(weblog!.title)
 
@@ -81,38 +80,7 @@ export async function runEditorBench(): Promise<BenchRow[]> {
     const opened: number[] = []
     const set: number[] = []
     for (let round = 0; round < OPENINGS; round++) {
-      const cdpOpen = await page.context().newCDPSession(page)
-      await cdpOpen.send('Profiler.enable')
-      await cdpOpen.send('Profiler.setSamplingInterval', { interval: 200 })
-      await cdpOpen.send('Profiler.start')
       opened.push(await timeOpening(page, editor, titleOf(50_000)))
-      {
-        const { profile } = await cdpOpen.send('Profiler.stop')
-        const self = new Map<string, number>()
-        const byId = new Map(profile.nodes.map((node) => [node.id, node]))
-        const counts = new Map<number, number>()
-        for (const id of profile.samples ?? []) counts.set(id, (counts.get(id) ?? 0) + 1)
-        for (const [id, count] of counts) {
-          const node = byId.get(id)!
-          const key = `${node.callFrame.functionName || '(anon)'} ${node.callFrame.url.split('/').pop()}:${node.callFrame.lineNumber}`
-          self.set(key, (self.get(key) ?? 0) + count)
-        }
-        console.error('DIAG open profile', [...self].sort((a, b) => b[1] - a[1]).slice(0, 45).map(([k, v]) => `${v} ${k}`).join('\n'))
-        const parent = new Map<number, number>()
-        for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id)
-        const inclusive = new Map<string, number>()
-        for (const [id, count] of counts) {
-          const seen = new Set<string>()
-          for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-            const node = byId.get(at)!
-            const key = `${node.callFrame.functionName || '(anon)'} ${node.callFrame.url.split('/').pop()}:${node.callFrame.lineNumber}`
-            if (seen.has(key)) continue
-            seen.add(key)
-            inclusive.set(key, (inclusive.get(key) ?? 0) + count)
-          }
-        }
-        console.error('DIAG open inclusive', [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 70).map(([k, v]) => `${v} ${k}`).join('\n'))
-      }
       set.push(await timeInnerHtml(reference, html.get(50_000)!))
     }
     rows.push({
@@ -134,41 +102,15 @@ export async function runEditorBench(): Promise<BenchRow[]> {
       const referenceKeys: KeySample[] = []
       await placeCaret(page)
       await placeCaret(reference)
-      await page.bringToFront()
       await typeKeys(page, WARM_UP_KEYS)
-      await reference.bringToFront()
       await typeKeys(reference, WARM_UP_KEYS)
-      await page.bringToFront()
-      if (words === 50_000) {
-        const cdp = await page.context().newCDPSession(page)
-        await cdp.send('Profiler.enable')
-        await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
-        await cdp.send('Profiler.start')
-        await typeKeys(page, 40)
-        const { profile } = await cdp.send('Profiler.stop')
-        const self = new Map<string, number>()
-        const byId = new Map(profile.nodes.map((node) => [node.id, node]))
-        const counts = new Map<number, number>()
-        for (const id of profile.samples ?? []) counts.set(id, (counts.get(id) ?? 0) + 1)
-        for (const [id, count] of counts) {
-          const node = byId.get(id)!
-          const key = `${node.callFrame.functionName || '(anon)'} ${node.callFrame.url.split('/').pop()}:${node.callFrame.lineNumber}`
-          self.set(key, (self.get(key) ?? 0) + count)
-        }
-        console.error('DIAG profile', [...self].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([k, v]) => `${v} ${k}`).join('\n'))
-      }
       for (let round = 0; round < ROUNDS; round++) {
-        await page.bringToFront()
         editorKeys.push(...(await typeKeys(page, KEYS_PER_ROUND)))
         // The autosave and the word count run once typing pauses: let them finish before the other page types.
         await page.waitForTimeout(1_500)
-        await reference.bringToFront()
         referenceKeys.push(...(await typeKeys(reference, KEYS_PER_ROUND)))
       }
       const label = `${words.toLocaleString('en')} words`
-      console.error('DIAG editor paint', editorKeys.map((k) => Math.round(k.paint)).join(' '))
-      console.error('DIAG editor work', editorKeys.map((k) => k.work.toFixed(1)).join(' '))
-      console.error('DIAG ref paint', referenceKeys.map((k) => Math.round(k.paint)).join(' '))
       const paint = percentile(editorKeys.map((sample) => sample.paint), 0.95)
       const referencePaint = percentile(referenceKeys.map((sample) => sample.paint), 0.95)
       rows.push({
@@ -253,6 +195,7 @@ async function referencePageHtml(rendererUrl: string): Promise<string> {
 }
 
 async function timeOpening(page: Page, editor: EditorModel, title: string): Promise<number> {
+  await page.bringToFront()
   await editor.openDraft('A short note')
   await page.locator('.post-editor__text').getByText('Between two long posts.').waitFor()
   await page.waitForTimeout(300)
@@ -279,6 +222,7 @@ async function timeOpening(page: Page, editor: EditorModel, title: string): Prom
 }
 
 async function timeInnerHtml(page: Page, html: string): Promise<number> {
+  await page.bringToFront()
   return page.evaluate(async (content) => {
     const editable = document.querySelector('.post-editor__text')!
     editable.innerHTML = ''
@@ -305,6 +249,7 @@ async function placeCaret(page: Page): Promise<void> {
 }
 
 async function typeKeys(page: Page, count: number): Promise<KeySample[]> {
+  await page.bringToFront()
   const before = await page.evaluate(() => window.keyProbe.samples.length)
   for (let typed = 0; typed < count; typed++) {
     await page.keyboard.press(TYPED[(before + typed) % TYPED.length]!)

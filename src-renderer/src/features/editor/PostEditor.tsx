@@ -1,5 +1,6 @@
 // The post editor (main pane): title, categories, rich text or its HTML source, autosaved to the local draft, and
 // published through the outbox. The shell loads it lazily (React.lazy), so TipTap stays out of the first paint.
+import { EditorState } from '@tiptap/pm/state'
 import { useEditor, type Editor } from '@tiptap/react'
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react'
 import { useStore } from 'zustand'
@@ -10,9 +11,10 @@ import { useNavigation } from '../navigation'
 import { CategoryPicker, ConflictView } from '../posts'
 import { useAppCommand, useNewPostCommand } from './commands'
 import { ImageRefused, insertImages, postExtensions, type ImageServices } from './extensions'
-import { countWords, documentHtml, sanitizeHtml } from './html'
+import { countWords, documentHtml, parseDocument, sanitizeHtml } from './html'
 import { shortcut, withModifier } from './keys'
 import { LinkPopover } from './LinkPopover'
+import { AfterPause } from './pause'
 import { PublishStatus } from './PublishStatus'
 import { RevisionsPanel } from './RevisionsPanel'
 import { DraftSession, type SaveStatus } from './session'
@@ -159,10 +161,9 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   const extensions = useMemo(() => postExtensions(images, stickyBarsOver), [images])
 
   const editor = useEditor({
-    // Mounted by EditorText, once its place is in the page.
+    // EditorText gives it the post and mounts it, once its place is in the page.
     element: null,
     extensions,
-    content: draft.content,
     // The page's CSP admits no inline <style>: ProseMirror's rules are in post-editor.css.
     injectCSS: false,
     // Nothing here listens for deletions: without this, each edit is replayed to find what it removed.
@@ -330,7 +331,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
               }}
             />
           </div>
-          <EditorText editor={editor} hidden={source !== null} />
+          <EditorText editor={editor} html={draft.content} hidden={source !== null} />
           {source !== null && (
             <textarea
               className="post-editor__source"
@@ -391,16 +392,25 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
 }
 
 /**
- * Where ProseMirror draws the text. Mounted here rather than through TipTap's EditorContent, which draws the whole
- * document a second time to make room for React node views (this editor has none): half the time a long post takes
- * to open.
+ * Where ProseMirror draws the text, opened with the post's HTML. Both are done here rather than by TipTap, which
+ * walks the parsed HTML once more to drop whitespace ProseMirror drops anyway, and whose EditorContent draws the
+ * whole document a second time to make room for React node views (this editor has none). For a long post, that was
+ * half the time it took to open.
  */
-function EditorText({ editor, hidden }: { editor: Editor; hidden: boolean }) {
+function EditorText({ editor, html, hidden }: { editor: Editor; html: string; hidden: boolean }) {
   const place = useRef<HTMLDivElement>(null)
+  const opened = useRef(false)
+  // The text the editor opens with; what the editor holds afterwards is its own.
+  const [openingHtml] = useState(html)
   useLayoutEffect(() => {
+    if (!opened.current) {
+      opened.current = true
+      // Before the view exists, this only sets the state it will be made with.
+      editor.view.updateState(EditorState.create({ schema: editor.schema, doc: parseDocument(openingHtml, editor.schema) }))
+    }
     editor.mount(place.current!)
     return () => editor.unmount()
-  }, [editor])
+  }, [editor, openingHtml])
   return <div ref={place} className={classNames('post-editor__content', hidden && 'post-editor__content--hidden')} />
 }
 
@@ -462,24 +472,19 @@ function WordCount({ editor, source }: { editor: Editor; source: string | null }
 const wordCounts = new WeakMap<Editor, number>()
 
 function followWordCount(editor: Editor, notify: () => void): () => void {
-  let timer: ReturnType<typeof setTimeout> | null = null
   const count = () => {
-    timer = null
     if (editor.isDestroyed) return
     wordCounts.set(editor, countWords(editor.state.doc))
     notify()
   }
-  const schedule = (delay: number) => {
-    if (timer !== null) clearTimeout(timer)
-    timer = setTimeout(count, delay)
-  }
-  const onUpdate = () => schedule(WORD_COUNT_PAUSE_MS)
+  const recount = new AfterPause(WORD_COUNT_PAUSE_MS, count)
+  const onUpdate = () => recount.poke()
   editor.on('update', onUpdate)
   // The first count waits until the post is on screen and the browser has nothing else to do.
   const idle = wordCounts.has(editor) ? null : requestIdleCallback(count, { timeout: 1_000 })
   return () => {
     editor.off('update', onUpdate)
-    if (timer !== null) clearTimeout(timer)
+    recount.cancel()
     if (idle !== null) cancelIdleCallback(idle)
   }
 }

@@ -282,11 +282,20 @@ function scrollCaretIntoView(view: EditorView, insets: { top: number; bottom: nu
   else if (caret.bottom > bottom) scroller.scrollTop += caret.bottom - bottom
 }
 
-/** The nearest ancestor that scrolls vertically, or the page. */
+const scrollers = new WeakMap<HTMLElement, Element>()
+
+/** The nearest ancestor that scrolls vertically, or the page; found once per editor while it stays in place. */
 function scrollerOf(element: HTMLElement): Element {
+  const known = scrollers.get(element)
+  if (known?.isConnected && known.contains(element)) return known
+  let scroller: Element = document.scrollingElement ?? document.documentElement
   for (let at = element.parentElement; at; at = at.parentElement) {
     const { overflowY } = getComputedStyle(at)
-    if ((overflowY === 'auto' || overflowY === 'scroll') && at.scrollHeight > at.clientHeight) return at
+    if (overflowY === 'auto' || overflowY === 'scroll') {
+      scroller = at
+      break
+    }
   }
-  return document.scrollingElement ?? document.documentElement
+  scrollers.set(element, scroller)
+  return scroller
 }

@@ -1,7 +1,7 @@
 // A post's HTML in and out of the editor: the document as saved (and shown in the source view), pasted HTML made
 // safe, and the word count.
 import createDOMPurify from 'dompurify'
-import { DOMSerializer, type Node, type Schema } from '@tiptap/pm/model'
+import { DOMParser as ProseMirrorParser, DOMSerializer, type Node, type Schema } from '@tiptap/pm/model'
 
 /**
  * Serialised into a document that is never shown: an <img> made in the page's own document starts loading at once,
@@ -25,6 +25,21 @@ export function documentHtml(doc: Node): string {
     blocks.push(container.innerHTML)
   })
   return blocks.join('\n')
+}
+
+const parsers = new WeakMap<Schema, ProseMirrorParser>()
+
+/**
+ * The post's HTML as a document of `schema`, parsed in a page that is never shown (nothing in it loads or runs).
+ * ProseMirror's parser drops what the schema cannot hold, and the whitespace between blocks.
+ */
+export function parseDocument(html: string, schema: Schema): Node {
+  let parser = parsers.get(schema)
+  if (!parser) {
+    parser = ProseMirrorParser.fromSchema(schema)
+    parsers.set(schema, parser)
+  }
+  return parser.parse(new DOMParser().parseFromString(html, 'text/html').body)
 }
 
 /** A document with nothing written in it: one empty paragraph. */

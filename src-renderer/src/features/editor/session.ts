@@ -3,6 +3,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { DraftEdit, DraftSummary } from '../../../../src-preload/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
+import { AfterPause } from './pause'
 import { useDraftsStore } from './store'
 
 /** Typing that pauses this long is saved: well within the second the person may wait to see "Saved locally". */
@@ -27,7 +28,7 @@ export class DraftSession {
   #title: string | null = null
   #categories: string[] | null = null
   #contentChanged = false
-  #timer: ReturnType<typeof setTimeout> | null = null
+  readonly #autosave = new AfterPause(SAVE_PAUSE_MS, () => void this.flush())
   #saving: Promise<void> | null = null
 
   constructor(draftId: string, savedAt: string | null) {
@@ -67,7 +68,7 @@ export class DraftSession {
 
   /** Saves what has changed now; resolves true once everything is saved, false when saving failed (see `state`). */
   async flush(): Promise<boolean> {
-    this.#cancelTimer()
+    this.#autosave.cancel()
     while (this.#saving) await this.#saving
     if (!this.hasChanges) return this.state.getState().save.kind !== 'failed'
     const edit: DraftEdit = { draftId: this.draftId }
@@ -86,7 +87,7 @@ export class DraftSession {
         useDraftsStore.getState().receive(summary)
         saved = true
         this.#set({ save: this.hasChanges ? { kind: 'unsaved' } : { kind: 'saved', at: summary.updatedAt } })
-        if (this.hasChanges) this.#schedule()
+        if (this.hasChanges) this.#autosave.poke()
       },
       (error: unknown) => {
         // What did not reach the draft is still to be saved; newer changes made meanwhile win.
@@ -122,7 +123,7 @@ export class DraftSession {
 
   /** The editor is closing: what is left goes out now, without anyone waiting for it. */
   close(): void {
-    if (this.hasChanges || this.#timer !== null) void this.flush()
+    if (this.hasChanges || this.#autosave.pending) void this.flush()
   }
 
   #changed(): void {
@@ -130,20 +131,7 @@ export class DraftSession {
     // the focus makes React measure the selection, which walks the whole document.
     const { kind } = this.state.getState().save
     if (kind === 'saved' || kind === 'failed') this.#set({ save: { kind: 'unsaved' } })
-    this.#schedule()
-  }
-
-  #schedule(): void {
-    this.#cancelTimer()
-    this.#timer = setTimeout(() => {
-      this.#timer = null
-      void this.flush()
-    }, SAVE_PAUSE_MS)
-  }
-
-  #cancelTimer(): void {
-    if (this.#timer !== null) clearTimeout(this.#timer)
-    this.#timer = null
+    this.#autosave.poke()
   }
 
   #set(partial: Partial<SessionState>): void {
