@@ -8,6 +8,7 @@ import { startServiceProcess, type ServiceProcess } from '../src-service/testing
 import { expect, test } from './fixtures'
 import { expectAccessible } from './harness/accessibility'
 import { saveScreenshot } from './harness/screenshots'
+import { localDraft } from './models/editor'
 import { PostsModel } from './models/posts'
 
 const WEBLOG = 'Valse de Melody'
@@ -161,10 +162,9 @@ test('the category picker offers the service’s categories, works by keyboard a
 })
 
 /** The categories the draft titled `title` has in the local store; null until a draft has that title. */
-async function savedCategories(core: Core, title: string): Promise<string[] | null> {
-  const [account] = await core.handlers['accounts:list'](null)
-  const [weblog] = (await core.handlers['weblogs:list']({ accountId: account!.id })).filter((candidate) => candidate.title === WEBLOG)
-  const drafts = await core.handlers['drafts:list']({ accountId: account!.id, weblogPostUri: weblog!.postUri })
-  const draft = drafts.find((candidate) => candidate.title === title)
-  return draft ? (await core.handlers['drafts:get']({ draftId: draft.id })).categories : null
+function savedCategories(core: Core, title: string): Promise<string[] | null> {
+  return localDraft(core, title).then(
+    (draft) => draft.categories,
+    () => null,
+  )
 }

@@ -20,7 +20,7 @@ interface PublishedPost {
 async function publishThroughCore(core: Core, service: ServiceProcess, post: { title: string; content: string }): Promise<PublishedPost> {
   const { sandbox } = service
   const account = await core.handlers['accounts:add']({ atomBase: sandbox.atomBase, username: sandbox.username, apiPassword: sandbox.apiPassword })
-  const [weblog] = (await core.handlers['weblogs:list']({ accountId: account.id })).filter((candidate) => candidate.title === WEBLOG)
+  const [weblog] = (await core.handlers['weblogs:list']({ accountId: account.id, refresh: true })).filter((candidate) => candidate.title === WEBLOG)
   const draft = await core.handlers['drafts:create']({ accountId: account.id, weblogPostUri: weblog!.postUri })
   await core.handlers['drafts:save']({ draftId: draft.id, ...post, categories: ['Travel'] })
   await core.handlers['drafts:publish']({ draftId: draft.id })

@@ -18,7 +18,7 @@ test('the posts list pages through the feed, opens a post in the browser, delete
 }, testInfo) => {
   const { atomBase, username, apiPassword } = service.sandbox
   const account = await core.handlers['accounts:add']({ atomBase, username, apiPassword })
-  const [weblog] = (await core.handlers['weblogs:list']({ accountId: account.id })).filter((candidate) => candidate.title === WEBLOG)
+  const [weblog] = (await core.handlers['weblogs:list']({ accountId: account.id, refresh: true })).filter((candidate) => candidate.title === WEBLOG)
   const posts = new PostsModel(app.page)
   await posts.openPosts(WEBLOG)
 

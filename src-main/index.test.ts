@@ -374,7 +374,7 @@ describe('the built-in sandbox', () => {
     expect(electron.forks[0]?.modulePath).toMatch(/service\.js$/)
     expect(electron.forks[0]?.args).toEqual(expect.arrayContaining(['--port', String(earlier.port), '--demo']))
     await vi.waitFor(
-      async () => expect(await invokeFromWindow('weblogs:list', { accountId: account.id })).toMatchObject({ ok: true }),
+      async () => expect(await invokeFromWindow('weblogs:list', { accountId: account.id, refresh: true })).toMatchObject({ ok: true }),
       { timeout: 20_000, interval: 200 },
     )
 

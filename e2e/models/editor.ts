@@ -94,10 +94,15 @@ export class EditorModel {
 /** The local draft titled `title`, as core keeps it: what "Saved locally" promises. */
 export async function localDraft(core: Core, title: string): Promise<PostDraft> {
   for (const account of await core.handlers['accounts:list'](null)) {
-    for (const weblog of await core.handlers['weblogs:list']({ accountId: account.id })) {
-      const drafts = await core.handlers['drafts:list']({ accountId: account.id, weblogPostUri: weblog.postUri })
-      const draft = drafts.find((candidate) => candidate.title === title)
-      if (draft) return core.handlers['drafts:get']({ draftId: draft.id })
+    for (const weblog of await core.handlers['weblogs:list']({ accountId: account.id, refresh: true })) {
+      let page = await core.handlers['drafts:list']({ accountId: account.id, weblogPostUri: weblog.postUri, after: null })
+      for (;;) {
+        const draft = page.drafts.find((candidate) => candidate.title === title)
+        if (draft) return core.handlers['drafts:get']({ draftId: draft.id })
+        const last = page.drafts.at(-1)
+        if (!page.more || !last) break
+        page = await core.handlers['drafts:list']({ accountId: account.id, weblogPostUri: weblog.postUri, after: last })
+      }
     }
   }
   throw new Error(`No local draft is titled “${title}”.`)

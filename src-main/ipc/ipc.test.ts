@@ -160,14 +160,14 @@ describe('calls from our page', () => {
     core.handlers['weblogs:list'].mockRejectedValueOnce(
       new BlogdeskError('auth', 'The server refused the username or API password.'),
     )
-    expect(await invoke('weblogs:list', { accountId: 'a1' })).toEqual({
+    expect(await invoke('weblogs:list', { accountId: 'a1', refresh: false })).toEqual({
       ok: false,
       error: { code: 'auth', message: 'The server refused the username or API password.' },
     })
   })
 
   it('never reach core with arguments that break the contract', async () => {
-    const outcome = await invoke('weblogs:list', { accountId: 'a1', sql: 'DROP TABLE accounts' })
+    const outcome = await invoke('weblogs:list', { accountId: 'a1', refresh: false, sql: 'DROP TABLE accounts' })
     expect(outcome).toMatchObject({ ok: false, error: { code: 'invalid-argument' } })
     expect(core.handlers['weblogs:list']).not.toHaveBeenCalled()
   })

@@ -97,9 +97,9 @@ describe('buildBlogApi', () => {
       }),
     }
     const api = buildBlogApi(transport)
-    await api.weblogs.list({ accountId: 'a1' })
+    await api.weblogs.list({ accountId: 'a1', refresh: false })
     await api.accounts.list()
-    expect(transport.invoke).toHaveBeenNthCalledWith(1, 'weblogs:list', { accountId: 'a1' })
+    expect(transport.invoke).toHaveBeenNthCalledWith(1, 'weblogs:list', { accountId: 'a1', refresh: false })
     expect(transport.invoke).toHaveBeenNthCalledWith(2, 'accounts:list', null)
 
     const stop = api.accounts.onChanged((accounts) => delivered.push(accounts))

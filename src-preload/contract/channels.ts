@@ -29,7 +29,10 @@ import type {
   CollectionsRequest,
   ConflictResolution,
   DraftEdit,
+  DraftPosition,
   DraftRef,
+  DraftsPage,
+  DraftsPageRequest,
   DraftSummary,
   FeedSlice,
   FeedState,
@@ -60,7 +63,7 @@ import type {
   UploadProgress,
   Weblog,
   WeblogAddress,
-  WeblogRef,
+  WeblogsRequest,
 } from './shapes'
 
 export interface Channels {
@@ -74,7 +77,7 @@ export interface Channels {
   'accounts:cancelSignIn': { request: AccountRef; result: null }
   /** Starts the built-in sandbox service and adds its demo account (Atom and JSON sides). */
   'accounts:trySandbox': { request: null; result: AccountSummary }
-  'weblogs:list': { request: WeblogRef; result: Weblog[] }
+  'weblogs:list': { request: WeblogsRequest; result: Weblog[] }
 
   'app:status': { request: null; result: AppStatus }
   /** Opens an http(s) link in the person's browser. */
@@ -84,7 +87,7 @@ export interface Channels {
   'outbox:retry': { request: OperationRef; result: null }
   'outbox:discard': { request: OperationRef; result: null }
 
-  'drafts:list': { request: WeblogAddress; result: DraftSummary[] }
+  'drafts:list': { request: DraftsPageRequest; result: DraftsPage }
   'drafts:create': { request: WeblogAddress; result: PostDraft }
   'drafts:get': { request: DraftRef; result: PostDraft }
   'drafts:save': { request: DraftEdit; result: DraftSummary }
@@ -183,7 +186,7 @@ export const requestChecks: { [C in Channel]: Check<RequestOf<C>> } = {
   }),
   'accounts:cancelSignIn': accountRef,
   'accounts:trySandbox': nothing,
-  'weblogs:list': record<WeblogRef>({ accountId: id }),
+  'weblogs:list': record<WeblogsRequest>({ accountId: id, refresh: boolean }),
 
   'app:status': nothing,
   'app:openExternal': record<{ url: string }>({ url: httpUrl }),
@@ -192,7 +195,11 @@ export const requestChecks: { [C in Channel]: Check<RequestOf<C>> } = {
   'outbox:retry': operationRef,
   'outbox:discard': operationRef,
 
-  'drafts:list': weblogAddress,
+  'drafts:list': record<DraftsPageRequest>({
+    accountId: id,
+    weblogPostUri: uri,
+    after: nullable(record<DraftPosition>({ updatedAt: text({ maxLength: 64 }), id })),
+  }),
   'drafts:create': weblogAddress,
   'drafts:get': draftRef,
   'drafts:save': record<DraftEdit>({

@@ -30,8 +30,9 @@ export interface NewAccount {
   apiPassword: string
 }
 
-export interface WeblogRef {
-  accountId: string
+export interface WeblogsRequest extends AccountRef {
+  /** Read them from the server; otherwise as Blogdesk last read them, when it has. */
+  refresh: boolean
 }
 
 /** A weblog found in the root listing, with the URIs its links announce (absent when the server omits them). */
@@ -149,6 +150,24 @@ export interface PostVersion {
   content: string
   categories: string[]
   modified: string | null
+}
+
+/** Where a draft stands in its weblog's list, most recently changed first: a page of the list starts after one. */
+export interface DraftPosition {
+  updatedAt: string
+  id: string
+}
+
+export interface DraftsPageRequest extends WeblogAddress {
+  /** The last draft of the page before, or null for the first page. */
+  after: DraftPosition | null
+}
+
+/** A page of a weblog's drafts (not the deleted ones), the most recently changed first. */
+export interface DraftsPage {
+  drafts: DraftSummary[]
+  /** Whether drafts changed longer ago follow. */
+  more: boolean
 }
 
 export interface PostDraft extends DraftSummary {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react'
+import { Suspense, type ReactNode } from 'react'
 import type { AccountSummary } from '../../src-preload/contract'
 import {
   AccountPanel,
@@ -12,20 +12,16 @@ import {
   type Loadable,
 } from './features/accounts'
 import { AlbumPane, ListPane } from './features/collections'
-import { DraftsList } from './features/editor'
-import { FriendsList } from './features/feed'
+import { DraftsList, PostEditor, useDraftsSync } from './features/editor'
+import { ActivityFeed, FriendsList } from './features/feed'
 import { accountOfView, useNavigation, type View } from './features/navigation'
 import { CategoriesPane, PostsList } from './features/posts'
 import { OutboxPanel, PaneBoundary, Sidebar, StatusBar, useShellSync } from './features/shell'
 import { AppShell, ErrorNotice, Pane, Spinner } from './ui'
 
-// The editor (tiptap) and the feed (the virtual list) are loaded when first shown, so opening the window does not
-// wait for them.
-const PostEditor = lazy(() => import('./features/editor/PostEditor').then((editor) => ({ default: editor.PostEditor })))
-const ActivityFeed = lazy(() => import('./features/feed/ActivityFeed').then((feed) => ({ default: feed.ActivityFeed })))
-
 export function App() {
   useAccountsSync()
+  useDraftsSync()
   useShellSync()
   const accounts = useAccountsStore((state) => state.accounts)
   const view = useNavigation((state) => state.view)
@@ -37,12 +33,19 @@ export function App() {
     <AppShell
       sidebar={<Sidebar />}
       banner={<PausedBanner />}
-      list={list && <PaneBoundary what="the list">{list.content}</PaneBoundary>}
+      list={
+        list && (
+          <PaneBoundary what="the list">
+            <Suspense fallback={<Loading label="Opening the list…" />}>{list.content}</Suspense>
+          </PaneBoundary>
+        )
+      }
       listLabel={list?.label}
       statusBar={<StatusBar />}
     >
       <PaneBoundary what={view?.kind === 'drafts' || view?.kind === 'posts' ? 'the editor' : 'this pane'}>
-        {firstRun ? <Welcome /> : <MainPane />}
+        {/* Most panes load their code when first shown (see each feature's index.ts). */}
+        <Suspense fallback={<Loading label="Opening…" />}>{firstRun ? <Welcome /> : <MainPane />}</Suspense>
       </PaneBoundary>
     </AppShell>
   )

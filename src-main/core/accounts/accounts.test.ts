@@ -28,7 +28,7 @@ describe('accounts', () => {
     expect(account).toMatchObject({ username: 'melody', atomBase: service.origin })
     expect(changes).toEqual([['accounts:changed', [account]]])
 
-    const weblogs = await fixture.core.handlers['weblogs:list']({ accountId: account.id })
+    const weblogs = await fixture.core.handlers['weblogs:list']({ accountId: account.id, refresh: true })
     expect(weblogs.map((weblog) => weblog.title)).toEqual(melody.weblogs.map((weblog) => weblog.title))
     expect(weblogs[0]).toMatchObject({
       postUri: expect.stringMatching(new RegExp(`^${service.origin}/t/atom/weblog/blog_id=\\d+$`)),
@@ -38,7 +38,7 @@ describe('accounts', () => {
 
     const restarted = await fixture.reopen()
     expect(await restarted.handlers['accounts:list'](null)).toEqual([account])
-    expect(await restarted.handlers['weblogs:list']({ accountId: account.id })).toEqual(weblogs)
+    expect(await restarted.handlers['weblogs:list']({ accountId: account.id, refresh: true })).toEqual(weblogs)
   })
 
   it('keeps the API password out of the database and its write-ahead log', async () => {
@@ -65,7 +65,7 @@ describe('accounts', () => {
   it('says the server is unreachable when it is down, and what to do', async () => {
     const account = await addMelody()
     await service.dispose()
-    await expect(fixture.core.handlers['weblogs:list']({ accountId: account.id })).rejects.toMatchObject({
+    await expect(fixture.core.handlers['weblogs:list']({ accountId: account.id, refresh: true })).rejects.toMatchObject({
       code: 'offline',
       message: expect.stringMatching(/^Could not reach 127\.0\.0\.1:\d+\. Check the address/),
     })
@@ -78,6 +78,6 @@ describe('accounts', () => {
   })
 
   it('answers not-found for an account that does not exist', async () => {
-    await expect(fixture.core.handlers['weblogs:list']({ accountId: 'gone' })).rejects.toMatchObject({ code: 'not-found' })
+    await expect(fixture.core.handlers['weblogs:list']({ accountId: 'gone', refresh: true })).rejects.toMatchObject({ code: 'not-found' })
   })
 })

@@ -28,7 +28,7 @@ describe('adding a Movable Type account', () => {
     const account = await add()
     expect(account.label).toBe(`Melody @ ${new URL(peer.origin).host}`)
 
-    const weblogs = await fixture.core.handlers['weblogs:list']({ accountId: account.id })
+    const weblogs = await fixture.core.handlers['weblogs:list']({ accountId: account.id, refresh: true })
     expect(weblogs).toEqual([
       {
         title: 'Peer Site #1',
@@ -52,7 +52,7 @@ describe('adding a Movable Type account', () => {
   it('signs every request with a fresh WSSE token, as XML::Atom does', async () => {
     const { add } = await setUp('mt/ok/01-root-weblogs.txt')
     const account = await add()
-    await fixture.core.handlers['weblogs:list']({ accountId: account.id })
+    await fixture.core.handlers['weblogs:list']({ accountId: account.id, refresh: true })
     const tokens = peer.requests.map((request) => String(request.headers['x-wsse']))
     expect(tokens).toHaveLength(2)
     for (const token of tokens) expect(token).toMatch(/^UsernameToken Username="Melody", PasswordDigest="[^"]+", Nonce="[^"]+", Created="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"$/)

@@ -69,7 +69,7 @@ describe('accounts handlers', () => {
       json: { jsonBase: started.jsonBase, username: started.username },
       paused: null,
     })
-    expect((await handlers()['weblogs:list']({ accountId: account.id })).length).toBeGreaterThan(0)
+    expect((await handlers()['weblogs:list']({ accountId: account.id, refresh: true })).length).toBeGreaterThan(0)
     expect(events.of('accounts:changed').at(-1)).toEqual([account])
 
     expect(await handlers()['accounts:trySandbox'](null)).toEqual(account)
@@ -117,9 +117,9 @@ describe('accounts handlers', () => {
 
   it('shows the weblogs as last seen while the server cannot be reached, so the drafts stay at hand', async () => {
     const account = await addSandboxAccount()
-    const weblogs = await handlers()['weblogs:list']({ accountId: account.id })
+    const weblogs = await handlers()['weblogs:list']({ accountId: account.id, refresh: true })
     fixture.platform.setOnline(false)
-    expect(await handlers()['weblogs:list']({ accountId: account.id })).toEqual(weblogs)
+    expect(await handlers()['weblogs:list']({ accountId: account.id, refresh: true })).toEqual(weblogs)
   })
 
   it('tells the status when the connection goes and comes, and tries what waits at once when it is back', async () => {
@@ -225,8 +225,8 @@ describe('removing an account', () => {
     const { sandbox: demo } = sandbox
     const removed = await handlers['accounts:trySandbox'](null)
     const kept = await handlers['accounts:add']({ atomBase: other.origin, username: 'melody', apiPassword: melody.password })
-    const [removedWeblog] = await handlers['weblogs:list']({ accountId: removed.id })
-    const [keptWeblog] = await handlers['weblogs:list']({ accountId: kept.id })
+    const [removedWeblog] = await handlers['weblogs:list']({ accountId: removed.id, refresh: true })
+    const [keptWeblog] = await handlers['weblogs:list']({ accountId: kept.id, refresh: true })
 
     // A draft with its history and an image of its own, and an image it shares with the other account's draft.
     const own = await handlers['media:importFile']({ path: photo })
@@ -251,7 +251,7 @@ describe('removing an account', () => {
     expect(events.of('accounts:changed').at(-1)).toEqual([kept])
     expect(await handlers['app:status'](null)).toMatchObject({ outbox: { waiting: 0, needsAttention: 0 } })
     expect(await handlers['outbox:list'](null)).toEqual([])
-    await expect(handlers['weblogs:list']({ accountId: removed.id })).rejects.toMatchObject({ code: 'not-found' })
+    await expect(handlers['weblogs:list']({ accountId: removed.id, refresh: true })).rejects.toMatchObject({ code: 'not-found' })
     expect(existsSync(join(dataDir, 'media', `${own.hash}.jpg`)), 'in nothing else').toBe(false)
     expect(existsSync(join(dataDir, 'media', `${shared.hash}.jpg`)), 'still in the other account’s draft').toBe(true)
     const secrets = Object.keys(JSON.parse(readFileSync(join(dataDir, 'secrets.bin'), 'utf8')) as object)

@@ -93,10 +93,11 @@ export function accountsHandlers(services: Services): HandlersOf<'accounts' | 'w
       return accounts.summary(account.id)
     },
 
-    'weblogs:list': async ({ accountId }) => {
-      // Offline-first: when the server cannot be reached, the weblogs as last seen, so drafts stay at hand.
+    'weblogs:list': async ({ accountId, refresh }) => {
+      // Offline-first: the weblogs as last seen unless asked to read them again, and whenever the server cannot be
+      // reached, so drafts stay at hand.
       const cached = caches.weblogs(accountId)
-      if (cached && !platform.connectivity.isOnline()) return cached.value
+      if (cached && (!refresh || !platform.connectivity.isOnline())) return cached.value
       try {
         const weblogs = await accounts.weblogs(accountId)
         caches.replaceWeblogs(accountId, weblogs)

@@ -60,12 +60,32 @@ describe('drafts', () => {
     expect(saved.excerpt).toMatch(/…$/)
     expect(changes.at(-1)).toMatchObject({ id: draft.id, title: 'Lisbon in March', state: 'draft' })
 
-    const listed = await handlers()['drafts:list'](address())
-    expect(listed).toEqual([saved])
+    expect(await handlers()['drafts:list']({ ...address(), after: null })).toEqual({ drafts: [saved], more: false })
     expect(await handlers()['drafts:get']({ draftId: draft.id })).toMatchObject({ title: 'Lisbon in March', categories: ['Travel'] })
 
     const reopened = await fixture.reopen()
     expect(await reopened.handlers['drafts:get']({ draftId: draft.id })).toMatchObject({ title: 'Lisbon in March', categories: ['Travel'] })
+  })
+
+  it('lists a weblog’s drafts a page at a time, the latest change first, each once while others change', async () => {
+    const written: string[] = []
+    for (let number = 1; number <= 120; number++) written.push((await newDraft(`Note ${number}`, `<p>Number ${number}.</p>`)).id)
+    const page = (after: DraftSummary | null) => handlers()['drafts:list']({ ...address(), after: after && { updatedAt: after.updatedAt, id: after.id } })
+
+    const first = await page(null)
+    expect(first.drafts.map((draft) => draft.title).slice(0, 2)).toEqual(['Note 120', 'Note 119'])
+    expect(first).toMatchObject({ drafts: expect.any(Array), more: true })
+    // One on the next page is edited meanwhile: it moves to the top, where the list hears of it by drafts:changed.
+    await handlers()['drafts:save']({ draftId: written[40]!, title: 'Note 41, revised' })
+    const second = await page(first.drafts.at(-1)!)
+    const third = await page(second.drafts.at(-1)!)
+    expect(third.more).toBe(false)
+
+    const listed = [...first.drafts, ...second.drafts, ...third.drafts].map((draft) => draft.id)
+    expect(new Set(listed).size).toBe(listed.length)
+    expect([...listed, written[40]].sort()).toEqual([...written].sort())
+    expect([first, second, third].map((each) => each.drafts.length)).toEqual([50, 50, 19])
+    expect((await page(null)).drafts[0]).toMatchObject({ id: written[40], title: 'Note 41, revised' })
   })
 
   it('brings back an earlier version from the history, keeping the text it replaces', async () => {
@@ -110,7 +130,7 @@ describe('drafts', () => {
     await fixture.core.sync.flush()
     expect(await handlers()['drafts:get']({ draftId: unsent.id })).toMatchObject({ state: 'queued', lastError: expect.stringMatching(/reach/) })
     await handlers()['drafts:remove']({ draftId: unsent.id })
-    expect(await handlers()['drafts:list'](address())).toEqual([])
+    expect(await handlers()['drafts:list']({ ...address(), after: null })).toEqual({ drafts: [], more: false })
     expect(fixture.core.sync.operations()).toEqual([])
     expect(changes.at(-1)).toMatchObject({ id: unsent.id, state: 'deleted' })
     await expect(handlers()['drafts:get']({ draftId: unsent.id })).rejects.toThrow('That draft is no longer in Blogdesk')
@@ -129,7 +149,7 @@ describe('drafts', () => {
     const states = changes.slice(told).map((change) => change.state)
     expect(states[0]).toBe('deleting')
     expect(states.at(-1)).toBe('deleted')
-    expect(await handlers()['drafts:list'](address())).toEqual([])
+    expect(await handlers()['drafts:list']({ ...address(), after: null })).toEqual({ drafts: [], more: false })
     await expect(client.getPost(editUri)).rejects.toMatchObject({ kind: 'not-found' })
   })
 

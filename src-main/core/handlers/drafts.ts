@@ -8,6 +8,8 @@ import { postDraftOf, summaryOf } from './posts'
 import { excerptOf } from './posts-text'
 import type { HandlersOf, Services } from './services'
 
+/** Drafts a page of the list holds: a screenful and more, so the window opens at once whatever the weblog holds. */
+const DRAFTS_PAGE_SIZE = 50
 /** A revision's line in the history panel is shorter than a draft's in the list. */
 const REVISION_EXCERPT_LENGTH = 140
 /** What the editor's word count counts as a word: letters and digits, joined by apostrophes or hyphens. */
@@ -54,11 +56,9 @@ export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media
   }
 
   return {
-    async 'drafts:list'({ accountId, weblogPostUri }) {
-      return drafts
-        .list(accountId, weblogPostUri)
-        .filter((draft) => draft.state !== 'deleted')
-        .map(summary)
+    async 'drafts:list'({ accountId, weblogPostUri, after }) {
+      const page = drafts.page(accountId, weblogPostUri, after, DRAFTS_PAGE_SIZE)
+      return { drafts: page.drafts.map(summary), more: page.more }
     },
 
     async 'drafts:create'({ accountId, weblogPostUri }) {

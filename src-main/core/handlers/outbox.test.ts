@@ -84,7 +84,7 @@ describe('outbox handlers', () => {
   })
 
   it("names a post by its title, links a published one to its permalink, and names a deletion by the draft's title", async () => {
-    const [weblog] = await handlers()['weblogs:list']({ accountId: account.id })
+    const [weblog] = await handlers()['weblogs:list']({ accountId: account.id, refresh: true })
     const draft = await handlers()['drafts:create']({ accountId: account.id, weblogPostUri: weblog!.postUri })
     await handlers()['drafts:save']({ draftId: draft.id, title: 'Trams of Lisbon', content: '<p>The 28 climbs to Graça.</p>' })
     await handlers()['drafts:publish']({ draftId: draft.id })

@@ -48,6 +48,12 @@ export interface NewDraft {
   remote?: DraftRemote | null
 }
 
+/** Where a draft stands in a weblog's list, most recently changed first. */
+export interface DraftPosition {
+  updatedAt: string
+  id: string
+}
+
 export interface DraftChanges {
   title?: string
   content?: string
@@ -158,6 +164,21 @@ export class Drafts {
             { accountId, weblogPostUri },
           )
     return rows.map(draftFromRow)
+  }
+
+  /**
+   * A page of a weblog's drafts that are not deleted, the most recently changed first: those after `after` (the last
+   * draft of the page before), and whether more follow.
+   */
+  page(accountId: string, weblogPostUri: string, after: DraftPosition | null, size: number): { drafts: Draft[]; more: boolean } {
+    const rows = this.#store.all(
+      `SELECT * FROM drafts
+       WHERE account_id = :accountId AND weblog_post_uri = :weblogPostUri AND state != 'deleted'
+         AND (:afterId IS NULL OR updated_at < :afterUpdatedAt OR (updated_at = :afterUpdatedAt AND id > :afterId))
+       ORDER BY updated_at DESC, id LIMIT :limit`,
+      { accountId, weblogPostUri, afterId: after?.id ?? null, afterUpdatedAt: after?.updatedAt ?? null, limit: size + 1 },
+    )
+    return { drafts: rows.slice(0, size).map(draftFromRow), more: rows.length > size }
   }
 
   /** The draft's revisions, newest first. */

@@ -1,7 +1,9 @@
-export { AccountPanel } from './AccountPanel'
-export { AddAccountPanel } from './AddAccountPanel'
+import { lazyNamed } from '../../lib/lazyNamed'
+
 export { PausedBanner } from './PausedBanner'
 export { useAccountsStore, type AccountsState, type Loadable } from './store'
 export { useAccountsSync } from './useAccountsSync'
 export { Welcome } from './Welcome'
 export { WeblogDetails } from './WeblogDetails'
+export const AccountPanel = lazyNamed(() => import('./AccountPanel'), 'AccountPanel')
+export const AddAccountPanel = lazyNamed(() => import('./AddAccountPanel'), 'AddAccountPanel')

@@ -3,6 +3,7 @@
 import { create } from 'zustand'
 import type { AccountSummary, JsonConnection, NewAccount, Weblog } from '../../../../src-preload/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
+import { whenIdle } from '../../lib/whenIdle'
 import { accountOfView, useNavigation } from '../navigation'
 
 export type Loadable<T> =
@@ -40,8 +41,13 @@ export interface AccountsState {
   goHome(): void
 }
 
+/** The accounts request in flight: the window asks before it first renders, and the sidebar may ask again meanwhile. */
+let accountsRequest: Promise<void> | null = null
+
 /** Accounts whose weblog request is in flight, so a retry or a change event does not send a second one. */
 const weblogRequests = new Set<string>()
+/** Accounts whose weblogs were read from the server in this session. */
+const refreshedWeblogs = new Set<string>()
 
 export const useAccountsStore = create<AccountsState>()((set, get) => ({
   accounts: { status: 'loading' },
@@ -50,13 +56,18 @@ export const useAccountsStore = create<AccountsState>()((set, get) => ({
   trying: IDLE,
   signIns: {},
 
-  async loadAccounts() {
-    set({ accounts: { status: 'loading' } })
-    try {
-      get().receiveAccounts(await api.accounts.list())
-    } catch (error) {
-      set({ accounts: { status: 'failed', error: toApiError(error) } })
-    }
+  loadAccounts() {
+    accountsRequest ??= (async () => {
+      set({ accounts: { status: 'loading' } })
+      try {
+        get().receiveAccounts(await api.accounts.list())
+      } catch (error) {
+        set({ accounts: { status: 'failed', error: toApiError(error) } })
+      } finally {
+        accountsRequest = null
+      }
+    })()
+    return accountsRequest
   },
 
   receiveAccounts(accounts) {
@@ -74,16 +85,17 @@ export const useAccountsStore = create<AccountsState>()((set, get) => ({
   async loadWeblogs(accountId) {
     if (weblogRequests.has(accountId)) return
     weblogRequests.add(accountId)
-    setWeblogs(accountId, { status: 'loading' })
+    if (get().weblogsByAccount[accountId]?.status !== 'loaded') setWeblogs(accountId, { status: 'loading' })
     try {
-      const weblogs = await api.weblogs.list({ accountId })
-      setWeblogs(accountId, { status: 'loaded', value: weblogs })
-      const { view } = useNavigation.getState()
-      if (view === null && weblogs[0]) {
-        useNavigation.getState().navigate({ kind: 'drafts', accountId, weblogPostUri: weblogs[0].postUri })
-      }
+      // As Blogdesk last read them, at once; then, once a session and once the window is drawn, from the server.
+      showWeblogs(accountId, await api.weblogs.list({ accountId, refresh: false }))
+      if (refreshedWeblogs.has(accountId)) return
+      await whenIdle()
+      showWeblogs(accountId, await api.weblogs.list({ accountId, refresh: true }))
+      refreshedWeblogs.add(accountId)
     } catch (error) {
-      setWeblogs(accountId, { status: 'failed', error: toApiError(error) })
+      // What is shown stays shown; a first read that fails says why.
+      if (get().weblogsByAccount[accountId]?.status !== 'loaded') setWeblogs(accountId, { status: 'failed', error: toApiError(error) })
     } finally {
       weblogRequests.delete(accountId)
     }
@@ -167,6 +179,13 @@ function replaceAccount(account: AccountSummary) {
 
 function setSignIn(accountId: string, request: Request) {
   useAccountsStore.setState((state) => ({ signIns: { ...state.signIns, [accountId]: request } }))
+}
+
+/** The account's weblogs as read; with nothing chosen yet, the first weblog's drafts are shown. */
+function showWeblogs(accountId: string, weblogs: Weblog[]) {
+  setWeblogs(accountId, { status: 'loaded', value: weblogs })
+  const { view, navigate } = useNavigation.getState()
+  if (view === null && weblogs[0]) navigate({ kind: 'drafts', accountId, weblogPostUri: weblogs[0].postUri })
 }
 
 function setWeblogs(accountId: string, weblogs: Loadable<Weblog[]>) {

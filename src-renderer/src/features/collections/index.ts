@@ -1,3 +1,6 @@
-export { AlbumPane } from './AlbumPane'
+import { lazyNamed } from '../../lib/lazyNamed'
+
 export { CollectionsNav } from './CollectionsNav'
-export { ListPane } from './ListPane'
+export { useCollectionsStore } from './store'
+export const AlbumPane = lazyNamed(() => import('./AlbumPane'), 'AlbumPane')
+export const ListPane = lazyNamed(() => import('./ListPane'), 'ListPane')

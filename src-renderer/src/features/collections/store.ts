@@ -4,6 +4,7 @@
 import { create } from 'zustand'
 import type { CollectionListing, CollectionSummary, ListType } from '../../../../src-preload/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
+import { whenIdle } from '../../lib/whenIdle'
 
 export type CollectionKind = 'albums' | 'lists'
 
@@ -35,8 +36,11 @@ export const useCollectionsStore = create<CollectionsState>()((set, get) => {
       const listing = await api[kind].list({ accountId, refresh })
       put(accountId, kind, { status: 'loaded', value: listing })
       if (refresh) refreshed.add(`${accountId}\n${kind}`)
-      // The cache answered: ask the server too, once, in the background.
-      if (!refresh && !refreshed.has(`${accountId}\n${kind}`)) await fetchListing(accountId, kind, true)
+      // The cache answered: ask the server too, once, in the background once the window is drawn.
+      if (!refresh && !refreshed.has(`${accountId}\n${kind}`)) {
+        await whenIdle()
+        await fetchListing(accountId, kind, true)
+      }
     } catch (error) {
       // What is shown stays shown; a first load that fails says why.
       if (get().listings[accountId]?.[kind]?.status !== 'loaded') put(accountId, kind, { status: 'failed', error: toApiError(error) })

@@ -1,16 +1,13 @@
 import { useEffect, useId, useRef, useState } from 'react'
-import type { DraftSummary } from '../../../../src-preload/contract'
+import type { DraftSummary, WeblogAddress } from '../../../../src-preload/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 import { Button, ErrorNotice, Spinner, classNames } from '../../ui'
 import { useNavigation } from '../navigation'
 import { startNewPost, useNewPostCommand } from './commands'
 import { StateBadge } from './StateBadge'
 import { formatSaved } from './time'
-import { followDraftChanges, useDraftsStore, weblogKey } from './store'
+import { useDraftsStore, weblogKey, type DraftsListing } from './store'
 import './drafts-list.css'
-
-/** Rows drawn at first, and added each time the reader scrolls near the end: a thousand drafts open at once. */
-const ROWS_PER_STEP = 50
 
 export interface DraftsListProps {
   accountId: string
@@ -26,9 +23,10 @@ export function DraftsList({ accountId, weblogPostUri }: DraftsListProps) {
   const [linkError, setLinkError] = useState<ApiError | null>(null)
   useNewPostCommand()
 
-  useEffect(() => followDraftChanges(), [])
   useEffect(() => {
-    void load({ accountId, weblogPostUri })
+    // A list once read is kept current by drafts:changed (useDraftsSync).
+    const key = weblogKey({ accountId, weblogPostUri })
+    if (useDraftsStore.getState().lists[key]?.status !== 'loaded') void load({ accountId, weblogPostUri })
   }, [accountId, weblogPostUri, load])
 
   return (
@@ -59,46 +57,56 @@ export function DraftsList({ accountId, weblogPostUri }: DraftsListProps) {
         </div>
       )}
       {list?.status === 'loaded' &&
-        (list.value.length === 0 ? (
+        (list.value.drafts.length === 0 ? (
           <p className="drafts-list__empty">No drafts yet. Start one with New post; it is kept on this computer as you type.</p>
         ) : (
-          <DraftItems drafts={list.value} labelledBy={headingId} onLinkError={setLinkError} />
+          <DraftItems address={{ accountId, weblogPostUri }} listing={list.value} labelledBy={headingId} onLinkError={setLinkError} />
         ))}
     </section>
   )
 }
 
+/** The drafts read so far; a page more is read as the reader scrolls near the end, so a thousand open at once. */
 function DraftItems({
-  drafts,
+  address,
+  listing,
   labelledBy,
   onLinkError,
 }: {
-  drafts: DraftSummary[]
+  address: WeblogAddress
+  listing: DraftsListing
   labelledBy: string
   onLinkError(error: ApiError | null): void
 }) {
-  const [shown, setShown] = useState(ROWS_PER_STEP)
+  const loadMore = useDraftsStore((state) => state.loadMore)
   const end = useRef<HTMLLIElement>(null)
-  const more = shown < drafts.length
+  const { accountId, weblogPostUri } = address
+  const waiting = listing.more && listing.moreError === null
+  // Observed afresh whenever the listing changes, so an end still in view asks again for what follows.
   useEffect(() => {
     const sentinel = end.current
-    if (!more || !sentinel) return
+    if (!waiting || !sentinel) return
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) setShown((count) => count + ROWS_PER_STEP)
+        if (entries.some((entry) => entry.isIntersecting)) void loadMore({ accountId, weblogPostUri })
       },
       { rootMargin: '400px 0px' },
     )
     observer.observe(sentinel)
     return () => observer.disconnect()
-  }, [more, shown])
+  }, [listing, waiting, loadMore, accountId, weblogPostUri])
   return (
-    <ul className="drafts-list__items" aria-labelledby={labelledBy}>
-      {drafts.slice(0, shown).map((draft) => (
-        <DraftItem key={draft.id} draft={draft} onLinkError={onLinkError} />
-      ))}
-      {more && <li ref={end} className="drafts-list__more" aria-hidden="true" />}
-    </ul>
+    <>
+      <ul className="drafts-list__items" aria-labelledby={labelledBy}>
+        {listing.drafts.map((draft) => (
+          <DraftItem key={draft.id} draft={draft} onLinkError={onLinkError} />
+        ))}
+        {waiting && <li ref={end} className="drafts-list__more" aria-hidden="true" />}
+      </ul>
+      {listing.moreError && (
+        <ErrorNotice error={listing.moreError} className="drafts-list__notice" onRetry={() => void loadMore({ accountId, weblogPostUri })} />
+      )}
+    </>
   )
 }
 

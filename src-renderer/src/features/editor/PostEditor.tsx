@@ -2,7 +2,7 @@
 // published through the outbox. The shell loads it lazily (React.lazy), so TipTap stays out of the first paint.
 import { EditorState } from '@tiptap/pm/state'
 import { useEditor, type Editor } from '@tiptap/react'
-import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react'
+import { Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react'
 import { useStore } from 'zustand'
 import type { DraftState, PostDraft } from '../../../../src-preload/contract'
 import { ApiError, api, toApiError } from '../../lib/api'
@@ -19,7 +19,7 @@ import { PublishStatus } from './PublishStatus'
 import { RevisionsPanel } from './RevisionsPanel'
 import { DraftSession, type SaveStatus } from './session'
 import { StateBadge } from './StateBadge'
-import { followDraftChanges, useDraftsStore, type Loadable } from './store'
+import { useDraftsStore, type Loadable } from './store'
 import { formatExact } from './time'
 import { Toolbar } from './Toolbar'
 import './post-editor.css'
@@ -49,7 +49,6 @@ function OpenDraft({ draftId }: { draftId: string }) {
   const state = useDraftsStore((store) => store.latest[draftId]?.state)
   const receive = useDraftsStore((store) => store.receive)
   useNewPostCommand()
-  useEffect(() => followDraftChanges(), [])
 
   // Read again when a conflict is found while the draft is open: the side-by-side view needs the weblog's version.
   const inConflict = state === 'conflict'
@@ -104,7 +103,9 @@ function OpenDraft({ draftId }: { draftId: string }) {
   if (inConflict && draft.value.conflict) {
     return (
       <section className="post-editor post-editor--conflict" aria-label="Post editor">
-        <ConflictView draft={draft.value} onResolved={replaced} />
+        <Suspense fallback={<Spinner label="Opening the two versions…" />}>
+          <ConflictView draft={draft.value} onResolved={replaced} />
+        </Suspense>
       </section>
     )
   }
@@ -320,16 +321,19 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
             }}
           />
           <div className="post-editor__categories">
-            <CategoryPicker
-              accountId={draft.accountId}
-              weblogPostUri={draft.weblogPostUri}
-              value={categories}
-              onChange={(next) => {
-                if (readOnly) return
-                setCategories(next)
-                session.categoriesChanged(next)
-              }}
-            />
+            {/* Its own boundary: the editor must not be drawn again (and made anew) while the picker's code loads. */}
+            <Suspense fallback={<Spinner label="Loading categories…" />}>
+              <CategoryPicker
+                accountId={draft.accountId}
+                weblogPostUri={draft.weblogPostUri}
+                value={categories}
+                onChange={(next) => {
+                  if (readOnly) return
+                  setCategories(next)
+                  session.categoriesChanged(next)
+                }}
+              />
+            </Suspense>
           </div>
           <EditorText editor={editor} html={draft.content} hidden={source !== null} />
           {source !== null && (

@@ -1,6 +1,8 @@
-// The editor feature. DraftsList is light and imported at once; PostEditor (TipTap) is imported from
-// ./PostEditor by a React.lazy in the shell, so it loads with the first draft opened.
-export { DraftsList, type DraftsListProps } from './DraftsList'
-export type { PostEditorProps } from './PostEditor'
+// The editor feature. DraftsList is light and part of the first screen; PostEditor (TipTap) loads with the first
+// draft opened.
+import { lazyNamed } from '../../lib/lazyNamed'
+
+export { DraftsList } from './DraftsList'
 export { startNewPost, useNewPostCommand } from './commands'
-export { useDraftsStore } from './store'
+export { useDraftsStore, useDraftsSync } from './store'
+export const PostEditor = lazyNamed(() => import('./PostEditor'), 'PostEditor')

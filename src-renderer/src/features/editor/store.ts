@@ -1,20 +1,33 @@
 // View state for drafts: each weblog's list as the main process last said it, and the latest word on every draft
 // (its state moves as the outbox sends it: Queued → Sending → Published). The main process owns the drafts; this
 // store mirrors them and follows `drafts:changed`.
+import { useEffect } from 'react'
 import { create } from 'zustand'
 import type { DraftSummary, WeblogAddress } from '../../../../src-preload/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 
 export type Loadable<T> = { status: 'loading' } | { status: 'loaded'; value: T } | { status: 'failed'; error: ApiError }
 
+/** A weblog's drafts as far as they have been read: the list reads a page more as the reader nears its end. */
+export interface DraftsListing {
+  drafts: DraftSummary[]
+  /** Whether drafts changed longer ago are still to be read. */
+  more: boolean
+  /** Why the next page could not be read, until it is tried again. */
+  moreError: ApiError | null
+}
+
 export interface DraftsState {
   /** Each weblog's drafts, newest change first, by `weblogKey`. */
-  lists: Partial<Record<string, Loadable<DraftSummary[]>>>
+  lists: Partial<Record<string, Loadable<DraftsListing>>>
   /** The latest summary of every draft heard of, by id: what the editor shows as the draft's state. */
   latest: Partial<Record<string, DraftSummary>>
   creating: { status: 'idle' } | { status: 'creating' } | { status: 'failed'; error: ApiError }
 
+  /** Reads the weblog's first page of drafts (again). */
   load(address: WeblogAddress): Promise<void>
+  /** Reads the page after the drafts already listed. */
+  loadMore(address: WeblogAddress): Promise<void>
   /** Takes a draft's new summary (an event, or an answer): updates its list and its latest state. */
   receive(summary: DraftSummary): void
   /** Makes a new draft in the weblog; resolves with its id, or null when it could not be made (see `creating`). */
@@ -25,26 +38,66 @@ export function weblogKey({ accountId, weblogPostUri }: WeblogAddress): string {
   return `${accountId}\n${weblogPostUri}`
 }
 
+/**
+ * Pages being read, by `weblogKey` and which page: the window asks for the remembered weblog's first page before
+ * the list pane mounts and asks too.
+ */
+const pageRequests = new Map<string, Promise<void>>()
+
+function requestPage(address: WeblogAddress, which: 'first' | 'more'): Promise<void> {
+  const key = weblogKey(address)
+  const requestKey = `${key}\n${which}`
+  let pending = pageRequests.get(requestKey)
+  if (!pending) {
+    pending = readPage(key, { accountId: address.accountId, weblogPostUri: address.weblogPostUri }, which).finally(() =>
+      pageRequests.delete(requestKey),
+    )
+    pageRequests.set(requestKey, pending)
+  }
+  return pending
+}
+
+async function readPage(key: string, address: WeblogAddress, which: 'first' | 'more'): Promise<void> {
+  const set = useDraftsStore.setState
+  const shown = useDraftsStore.getState().lists[key]
+  const after = which === 'more' && shown?.status === 'loaded' ? (shown.value.drafts.at(-1) ?? null) : null
+  if (which === 'more' && (shown?.status !== 'loaded' || !shown.value.more || after === null)) return
+  // A list already shown stays while it is read again, so the pane does not flash.
+  if (shown?.status !== 'loaded') set((state) => ({ lists: { ...state.lists, [key]: { status: 'loading' } } }))
+  try {
+    const page = await api.drafts.list({ ...address, after: after && { updatedAt: after.updatedAt, id: after.id } })
+    set((state) => {
+      const current = state.lists[key]
+      let drafts = page.drafts
+      if (after !== null) {
+        // The list was read again, or changed at its end, meanwhile: this page no longer follows it.
+        const last = current?.status === 'loaded' ? current.value.drafts.at(-1) : undefined
+        if (current?.status !== 'loaded' || last?.id !== after.id || last.updatedAt !== after.updatedAt) return state
+        const listed = new Set(current.value.drafts.map((draft) => draft.id))
+        drafts = [...current.value.drafts, ...page.drafts.filter((draft) => !listed.has(draft.id))]
+      }
+      return {
+        lists: { ...state.lists, [key]: { status: 'loaded', value: { drafts, more: page.more, moreError: null } } },
+        latest: { ...state.latest, ...Object.fromEntries(page.drafts.map((draft) => [draft.id, draft])) },
+      }
+    })
+  } catch (error) {
+    set((state) => {
+      const current = state.lists[key]
+      const failed = toApiError(error)
+      if (after === null || current?.status !== 'loaded') return { lists: { ...state.lists, [key]: { status: 'failed', error: failed } } }
+      return { lists: { ...state.lists, [key]: { status: 'loaded', value: { ...current.value, moreError: failed } } } }
+    })
+  }
+}
+
 export const useDraftsStore = create<DraftsState>()((set, get) => ({
   lists: {},
   latest: {},
   creating: { status: 'idle' },
 
-  async load(address) {
-    const key = weblogKey(address)
-    const known = get().lists[key]
-    // A list already shown stays while it is read again, so the pane does not flash.
-    if (known?.status !== 'loaded') set((state) => ({ lists: { ...state.lists, [key]: { status: 'loading' } } }))
-    try {
-      const drafts = await api.drafts.list(address)
-      set((state) => ({
-        lists: { ...state.lists, [key]: { status: 'loaded', value: drafts } },
-        latest: { ...state.latest, ...Object.fromEntries(drafts.map((draft) => [draft.id, draft])) },
-      }))
-    } catch (error) {
-      set((state) => ({ lists: { ...state.lists, [key]: { status: 'failed', error: toApiError(error) } } }))
-    }
-  },
+  load: (address) => requestPage(address, 'first'),
+  loadMore: (address) => requestPage(address, 'more'),
 
   receive(summary) {
     set((state) => {
@@ -81,26 +134,19 @@ function isStale(summary: DraftSummary, previous: DraftSummary | undefined): boo
   return previous.state === 'sending' && summary.state === 'queued'
 }
 
-/** The list with `summary` in its place (newest change first), or without it once the draft is deleted. */
-function withSummary(list: DraftSummary[], summary: DraftSummary): DraftSummary[] {
-  const others = list.filter((draft) => draft.id !== summary.id)
-  if (summary.state === 'deleted') return others
+/**
+ * The listing with `summary` in its place (newest change first), or without it once the draft is deleted. A draft
+ * older than all those read, while more are to be read, comes with its page.
+ */
+function withSummary(listing: DraftsListing, summary: DraftSummary): DraftsListing {
+  const others = listing.drafts.filter((draft) => draft.id !== summary.id)
   const at = others.findIndex((draft) => draft.updatedAt <= summary.updatedAt)
-  return at === -1 ? [...others, summary] : [...others.slice(0, at), summary, ...others.slice(at)]
+  if (summary.state === 'deleted' || (at === -1 && listing.more)) return { ...listing, drafts: others }
+  const drafts = at === -1 ? [...others, summary] : [...others.slice(0, at), summary, ...others.slice(at)]
+  return { ...listing, drafts }
 }
 
-let followers = 0
-let unsubscribe: (() => void) | null = null
-
-/** Follows `drafts:changed` while any component that shows drafts is mounted (one subscription for all). */
-export function followDraftChanges(): () => void {
-  followers++
-  unsubscribe ??= api.drafts.onChanged((summary) => useDraftsStore.getState().receive(summary))
-  return () => {
-    followers--
-    if (followers === 0) {
-      unsubscribe?.()
-      unsubscribe = null
-    }
-  }
+/** Follows `drafts:changed` for as long as the window is open, so every list read and the editor stay current. */
+export function useDraftsSync(): void {
+  useEffect(() => api.drafts.onChanged((summary) => useDraftsStore.getState().receive(summary)), [])
 }

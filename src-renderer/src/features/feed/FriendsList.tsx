@@ -5,7 +5,7 @@ import { Button, ConfirmDialog, ErrorNotice, Spinner, TextField, classNames } fr
 import { useAccountsStore } from '../accounts'
 import { useNavigation } from '../navigation'
 import { useFriendsStore } from './friends-store'
-import { preloadActivityFeed } from './LazyActivityFeed'
+import { loadActivityFeed } from './load'
 import { avatarSource, nameOf } from './words'
 import './friends-list.css'
 
@@ -23,7 +23,7 @@ export function FriendsList({ accountId }: FriendsListProps) {
   const headingId = useId()
   const connected = account?.json?.username != null
 
-  useEffect(() => preloadActivityFeed(), [])
+  useEffect(() => void loadActivityFeed(), [])
   useEffect(() => {
     void loadFriends(accountId)
     return api.friends.onUpdated(receive)

@@ -10,15 +10,24 @@ export interface StatusState {
   receive(status: AppStatus): void
 }
 
+/** The status request in flight: the window asks before it first renders, and the shell may ask again meanwhile. */
+let statusRequest: Promise<void> | null = null
+
 export const useStatusStore = create<StatusState>()((set) => ({
   status: null,
   error: null,
-  async load() {
-    try {
-      set({ status: await api.app.status(), error: null })
-    } catch (error) {
-      set({ error: toApiError(error) })
-    }
+  load() {
+    statusRequest ??= api.app.status().then(
+      (status) => {
+        statusRequest = null
+        set({ status, error: null })
+      },
+      (error: unknown) => {
+        statusRequest = null
+        set({ error: toApiError(error) })
+      },
+    )
+    return statusRequest
   },
   receive(status) {
     set({ status, error: null })

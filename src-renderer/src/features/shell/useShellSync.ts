@@ -10,9 +10,10 @@ import { useStatusStore } from './statusStore'
  */
 export function useShellSync() {
   useEffect(() => {
-    const { load, receive } = useStatusStore.getState()
+    const { status, load, receive } = useStatusStore.getState()
     const outbox = useOutboxStore.getState()
-    void load()
+    // The window's start asks first (loadFirstScreen).
+    if (status === null) void load()
     const unsubscribers = [
       api.app.onStatusChanged(receive),
       api.outbox.onChanged(outbox.receive),
