@@ -41,6 +41,17 @@ describe('accounts', () => {
     expect(await restarted.handlers['weblogs:list']({ accountId: account.id, refresh: true })).toEqual(weblogs)
   })
 
+  it('answers with the weblogs as last read unless asked to read them again, so the sidebar shows at once', async () => {
+    const account = await addMelody()
+    const read = await fixture.core.handlers['weblogs:list']({ accountId: account.id, refresh: true })
+    await service.withStore((store) => void store.weblogs.add({ ownerId: store.users.find('melody')!.id, title: 'Night Shifts', slug: 'night-shifts' }))
+
+    expect(await fixture.core.handlers['weblogs:list']({ accountId: account.id, refresh: false })).toEqual(read)
+    const again = await fixture.core.handlers['weblogs:list']({ accountId: account.id, refresh: true })
+    expect(again.map((weblog) => weblog.title)).toEqual([...read.map((weblog) => weblog.title), 'Night Shifts'])
+    expect(await fixture.core.handlers['weblogs:list']({ accountId: account.id, refresh: false })).toEqual(again)
+  })
+
   it('keeps the API password out of the database and its write-ahead log', async () => {
     await addMelody()
     const written = ['blogdesk.sqlite', 'blogdesk.sqlite-wal', 'secrets.bin'].filter((name) => existsSync(join(fixture.dataDir, name)))
