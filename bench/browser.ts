@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from '@playwright/test'
+import { build } from 'vite'
 import { FileVault, openCore, type Core } from '../src-main/core'
 import { testCipher } from '../src-main/core/testing/core-fixture'
 import { createTestPlatform, type TestPlatform } from '../src-main/core/testing/test-platform'
@@ -58,4 +59,15 @@ export async function openBrowserBench(): Promise<BrowserBench> {
       await rm(workDir, { recursive: true, force: true })
     },
   }
+}
+
+/** Builds a reference page of the benchmarks (a folder beside this file, with its index.html) into `outDir`. */
+export async function buildReferencePage(folder: string, outDir: string): Promise<string> {
+  await build({
+    root: join(import.meta.dirname, folder),
+    base: './',
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true, minify: true },
+  })
+  return outDir
 }

@@ -13,11 +13,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CDPSession, Page } from '@playwright/test'
-import { build } from 'vite'
 import type { Core } from '../src-main/core'
 import { startServiceProcess } from '../src-service/testing/service-process'
 import { serveDirectory } from '../e2e/harness/static-server'
-import { openBrowserBench } from './browser'
+import { buildReferencePage, openBrowserBench } from './browser'
 import type { BenchFriend } from './feed-data'
 import { fillFeedCache, startFeedPeer, type FeedPeer } from './feed-peer'
 import type { BenchRow } from './table'
@@ -55,7 +54,7 @@ export async function runFeedBench(): Promise<BenchRow[]> {
     stops.unshift(() => service.stop())
     const peer = await startFeedPeer()
     stops.unshift(() => peer.close())
-    const reference = await serveDirectory(await buildReferencePage(join(workDir, 'reference')))
+    const reference = await serveDirectory(await buildReferencePage('feed-reference', join(workDir, 'reference')))
     stops.unshift(() => reference.close())
     const bench = await openBrowserBench()
     stops.unshift(() => bench.close())
@@ -127,16 +126,6 @@ export async function runFeedBench(): Promise<BenchRow[]> {
   } finally {
     for (const stop of stops) await stop()
   }
-}
-
-async function buildReferencePage(outDir: string): Promise<string> {
-  await build({
-    root: join(import.meta.dirname, 'feed-reference'),
-    base: './',
-    logLevel: 'warn',
-    build: { outDir, emptyOutDir: true, minify: true },
-  })
-  return outDir
 }
 
 /** Opens the friend's feed from the friends list and times it until its first event is drawn. */
