@@ -1,11 +1,12 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react'
-import type { AlbumPhoto, OutboxItem } from '../../../../src-preload/contract'
+import type { AlbumPhoto } from '../../../../src-preload/contract'
 import { api } from '../../lib/api'
 import { Alert, Button, ErrorNotice, Icon, Pane, Spinner, TextField, classNames } from '../../ui'
 import { albumKey, useAlbumStore, type DroppedFile, type UploadRow } from './albumStore'
 import { formatBytes, formatPosition, formatShare, formatTaken } from './format'
 import { followOutbox, useOutboxTracking } from './outboxTracking'
 import { CollectionMissing } from './CollectionMissing'
+import { RefusedOperation } from './RefusedOperation'
 import { useCollection, useCollectionsStore } from './store'
 import './album.css'
 
@@ -291,27 +292,16 @@ function UploadStatus({ operationId, name, onDiscarded }: { operationId: number;
       )
     case 'needs-attention':
     case 'conflict':
-      return <NeedsAttention item={item} onRetry={() => void retry(operationId)} onDiscard={() => void discard(operationId).then(onDiscarded)} />
+      return (
+        <RefusedOperation
+          item={item}
+          title="Not uploaded"
+          fallback="The server did not take this photo."
+          onRetry={() => void retry(operationId)}
+          onDiscard={() => void discard(operationId).then(onDiscarded)}
+        />
+      )
   }
-}
-
-function NeedsAttention({ item, onRetry, onDiscard }: { item: OutboxItem; onRetry: () => void; onDiscard: () => void }) {
-  return (
-    <Alert
-      tone="error"
-      title="Not uploaded"
-      actions={
-        <>
-          <Button onClick={onRetry}>Retry</Button>
-          <Button variant="quiet" onClick={onDiscard}>
-            Discard
-          </Button>
-        </>
-      }
-    >
-      <p>{item.lastError ?? 'The server did not take this photo.'}</p>
-    </Alert>
-  )
 }
 
 function SentPhotos({ accountId, albumUri }: { accountId: string; albumUri: string }) {

@@ -1,13 +1,14 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import type { ListEntry, ListType, OutboxItem } from '../../../../src-preload/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
-import { Alert, Button, ErrorNotice, Icon, Pane, Spinner, TextArea, TextField, classNames } from '../../ui'
+import { Button, ErrorNotice, Icon, Pane, Spinner, TextArea, TextField, classNames } from '../../ui'
 import { FIELD_LABELS, LIST_TYPE_ORDER, LIST_TYPES } from './listTypes'
 import { listKey, useListStore, type AddedItem } from './listStore'
 import { formatDay } from './format'
 import { followOutbox, useOutboxTracking } from './outboxTracking'
 import { StarRating, Stars } from './StarRating'
 import { CollectionMissing } from './CollectionMissing'
+import { RefusedOperation } from './RefusedOperation'
 import { useCollection, useCollectionsStore, useListType } from './store'
 import './album.css'
 import './list.css'
@@ -257,22 +258,7 @@ function PendingItems({ accountId, listUri }: { accountId: string; listUri: stri
 
 function PendingState({ item, onRetry, onDiscard }: { item: OutboxItem; onRetry(): void; onDiscard(): void }) {
   if (item.state === 'needs-attention' || item.state === 'conflict') {
-    return (
-      <Alert
-        tone="error"
-        title="Not added"
-        actions={
-          <>
-            <Button onClick={onRetry}>Retry</Button>
-            <Button variant="quiet" onClick={onDiscard}>
-              Discard
-            </Button>
-          </>
-        }
-      >
-        <p>{item.lastError ?? 'The server did not take this item.'}</p>
-      </Alert>
-    )
+    return <RefusedOperation item={item} title="Not added" fallback="The server did not take this item." onRetry={onRetry} onDiscard={onDiscard} />
   }
   return (
     <p className="pending-item__state">

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import type { DraftSummary, WeblogAddress } from '../../../../src-preload/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
-import { Button, ErrorNotice, Spinner, classNames } from '../../ui'
+import { Button, ErrorNotice, ListHeader, Spinner, classNames } from '../../ui'
 import { useNavigation } from '../navigation'
 import { startNewPost, useNewPostCommand } from './commands'
 import { StateBadge } from './StateBadge'
@@ -31,10 +31,7 @@ export function DraftsList({ accountId, weblogPostUri }: DraftsListProps) {
 
   return (
     <section className="drafts-list" aria-labelledby={headingId}>
-      <header className="drafts-list__header">
-        <h2 className="drafts-list__title" id={headingId}>
-          Drafts
-        </h2>
+      <ListHeader id={headingId} title="Drafts">
         <Button
           variant="primary"
           className="drafts-list__new"
@@ -43,7 +40,7 @@ export function DraftsList({ accountId, weblogPostUri }: DraftsListProps) {
         >
           New post
         </Button>
-      </header>
+      </ListHeader>
       {creating.status === 'failed' && <ErrorNotice error={creating.error} className="drafts-list__notice" />}
       {linkError && <ErrorNotice error={linkError} className="drafts-list__notice" />}
       {(!list || list.status === 'loading') && (

@@ -1,7 +1,7 @@
 import { memo, useEffect, useId, useState, type FormEvent } from 'react'
 import type { AccountSummary, FriendSummary, Person } from '../../../../src-preload/contract'
 import { api } from '../../lib/api'
-import { Button, ConfirmDialog, ErrorNotice, Spinner, TextField, classNames } from '../../ui'
+import { Button, ConfirmDialog, ErrorNotice, ListHeader, Spinner, TextField, classNames } from '../../ui'
 import { useAccountsStore } from '../accounts'
 import { useNavigation } from '../navigation'
 import { useFriendsStore } from './friends-store'
@@ -31,11 +31,7 @@ export function FriendsList({ accountId }: FriendsListProps) {
 
   return (
     <section className="friends" aria-labelledby={headingId}>
-      <header className="friends__header">
-        <h2 className="friends__title" id={headingId}>
-          Friends
-        </h2>
-      </header>
+      <ListHeader id={headingId} title="Friends" />
       {account && !connected && <NotConnected account={account} />}
       {connected && <FollowForm accountId={accountId} />}
       <FollowedList accountId={accountId} />

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import type { DraftState, RemotePostSummary, WeblogAddress } from '../../../../src-preload/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
-import { Alert, Button, ConfirmDialog, ErrorNotice, Spinner, classNames } from '../../ui'
+import { Alert, Button, ConfirmDialog, ErrorNotice, ListHeader, Spinner, classNames } from '../../ui'
 import { useNavigation } from '../navigation'
 import { formatDay, formatExact, formatWhen } from './dates'
 import { usePostsStore, weblogKey, type PostsList as PostsListView } from './store'
@@ -36,10 +36,7 @@ export function PostsList({ accountId, weblogPostUri }: PostsListProps) {
 
   return (
     <section className="posts-list" aria-labelledby={headingId}>
-      <header className="posts-list__header">
-        <h2 className="posts-list__title" id={headingId}>
-          Published posts
-        </h2>
+      <ListHeader id={headingId} title="Published posts">
         <Button
           variant="quiet"
           className="posts-list__refresh"
@@ -48,7 +45,7 @@ export function PostsList({ accountId, weblogPostUri }: PostsListProps) {
         >
           Refresh
         </Button>
-      </header>
+      </ListHeader>
       <PostsListBody address={{ accountId, weblogPostUri }} list={list} headingId={headingId} />
     </section>
   )
