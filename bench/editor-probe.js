@@ -14,25 +14,29 @@
       channel.port2.postMessage(null)
     })
 
-  // Each event of a key is timed from its first listener (capture, on window) to the end of its last (bubble, on
-  // window) and the microtasks queued until then: ProseMirror reading the change, React updating the toolbar.
+  // Each event of a key is timed from its first listener (capture, on window) to the end of its last one and the
+  // microtasks queued until then (ProseMirror reading the change, React updating the toolbar). The last listener is
+  // on the window, or on the event's target when the target keeps the event to itself: a listener added there as the
+  // event comes down runs after the target's own.
+  const addEventWork = (sample) => {
+    sample.work += sample.eventWork
+    sample.eventWork = 0
+  }
   for (const type of ['keydown', 'keypress', 'beforeinput', 'input', 'keyup']) {
     window.addEventListener(
       type,
       (event) => {
-        if (type === 'keydown') current = { start: event.timeStamp, work: 0, eventStart: null, changed: false }
-        if (current) current.eventStart = performance.now()
+        if (type === 'keydown') current = { start: event.timeStamp, work: 0, eventWork: 0, changed: false, markEnd: null }
+        const sample = current
+        if (!sample) return
+        addEventWork(sample)
+        const eventStart = performance.now()
+        sample.markEnd = () => queueMicrotask(() => (sample.eventWork = performance.now() - eventStart))
+        event.target.addEventListener(type, sample.markEnd, { once: true })
       },
       true,
     )
-    window.addEventListener(type, () => {
-      const sample = current
-      queueMicrotask(() => {
-        if (!sample || sample.eventStart === null) return
-        sample.work += performance.now() - sample.eventStart
-        sample.eventStart = null
-      })
-    })
+    window.addEventListener(type, () => current && current.markEnd && current.markEnd())
   }
 
   const settle = () => {
@@ -55,6 +59,7 @@
       const paint = performance.now() - sample.start
       // keyup comes after the paint at times: its work is counted before the sample is read.
       setTimeout(() => {
+        addEventWork(sample)
         samples.push({ paint, work: sample.work })
         settle()
       }, 30)

@@ -17,7 +17,7 @@ import { LinkPopover } from './LinkPopover'
 import { AfterPause } from './pause'
 import { PublishStatus } from './PublishStatus'
 import { RevisionsPanel } from './RevisionsPanel'
-import { DraftSession, type SaveStatus } from './session'
+import { DraftSession } from './session'
 import { StateBadge } from './StateBadge'
 import { useDraftsStore, type Loadable } from './store'
 import { formatExact } from './time'
@@ -145,7 +145,9 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   const readOnly = READ_ONLY_STATES.has(summary.state)
 
   const [session] = useState(() => new DraftSession(draft.id, draft.updatedAt))
-  const { save, publishing, publishError } = useStore(session.state)
+  // The save state is followed by SaveIndicator alone: typing after a save must not draw the whole editor again.
+  const publishing = useStore(session.state, (state) => state.publishing)
+  const publishError = useStore(session.state, (state) => state.publishError)
 
   const images = useMemo<ImageServices>(
     () => ({
@@ -263,7 +265,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
         <div className="post-editor__chrome">
           <header className="post-editor__bar">
             <StateBadge state={summary.state} />
-            <SaveIndicator save={save} onRetry={() => void session.flush()} />
+            <SaveIndicator session={session} />
             <span className="post-editor__spacer" />
             <Button variant="quiet" aria-expanded={historyOpen} onClick={() => onHistoryOpen(!historyOpen)}>
               History
@@ -425,7 +427,8 @@ function stickyBarsOver(text: HTMLElement): { top: number; bottom: number } {
   return { top: height('.post-editor__chrome'), bottom: height('.post-editor__footer') }
 }
 
-function SaveIndicator({ save, onRetry }: { save: SaveStatus; onRetry(): void }) {
+function SaveIndicator({ session }: { session: DraftSession }) {
+  const save = useStore(session.state, (state) => state.save)
   switch (save.kind) {
     case 'saved':
       return (
@@ -449,7 +452,7 @@ function SaveIndicator({ save, onRetry }: { save: SaveStatus; onRetry(): void })
       return (
         <span className="save-indicator save-indicator--failed" role="alert">
           Not saved: {save.error.message}{' '}
-          <button type="button" className="save-indicator__retry" onClick={onRetry}>
+          <button type="button" className="save-indicator__retry" onClick={() => void session.flush()}>
             Try again
           </button>
         </span>

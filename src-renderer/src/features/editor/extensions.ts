@@ -46,6 +46,7 @@ export function postExtensions(images: ImageServices, scrollInsets: ScrollInsets
     ImageIntake.configure({ importImage: images.importImage, onImageError: images.onImageError }),
     EmptyDocumentHint,
     ScrollInFrame.configure({ insets: scrollInsets }),
+    TypingStaysInTheText,
   ]
 }
 
@@ -299,3 +300,29 @@ function scrollerOf(element: HTMLElement): Element {
   scrollers.set(element, scroller)
   return scroller
 }
+
+// ── Typing stays in the text ────────────────────────────────────────────────────────────────────────────────────
+
+/** What a keystroke sends, besides the selection's change. */
+const TYPING_EVENTS = ['keydown', 'keypress', 'keyup', 'beforeinput', 'input', 'compositionstart', 'compositionupdate', 'compositionend']
+
+/**
+ * Typing ends at the text once ProseMirror has handled it. No React handler sits above the text (the window's
+ * shortcuts listen while the event comes down), and React's own pass over every bubbling keystroke costs more than
+ * ProseMirror's handling of it.
+ */
+const TypingStaysInTheText = Extension.create({
+  name: 'typingStaysInTheText',
+  addProseMirrorPlugins() {
+    return [
+      new Plugin({
+        key: new PluginKey('typingStaysInTheText'),
+        view(view) {
+          const stop = (event: Event) => event.stopPropagation()
+          for (const type of TYPING_EVENTS) view.dom.addEventListener(type, stop)
+          return { destroy: () => TYPING_EVENTS.forEach((type) => view.dom.removeEventListener(type, stop)) }
+        },
+      }),
+    ]
+  },
+})
