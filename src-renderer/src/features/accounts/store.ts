@@ -3,6 +3,7 @@
 import { create } from 'zustand'
 import type { AccountSummary, JsonConnection, NewAccount, Weblog } from '../../../../src-preload/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
+import { sharedWhileInFlight } from '../../lib/sharedWhileInFlight'
 import { whenIdle } from '../../lib/whenIdle'
 import { accountOfView, useNavigation } from '../navigation'
 
@@ -41,11 +42,9 @@ export interface AccountsState {
   goHome(): void
 }
 
-/** The accounts request in flight: the window asks before it first renders, and the sidebar may ask again meanwhile. */
-let accountsRequest: Promise<void> | null = null
-
-/** Accounts whose weblog request is in flight, so a retry or a change event does not send a second one. */
-const weblogRequests = new Set<string>()
+/** The accounts, and each account's weblogs, asked for once at a time (a retry or a change event shares the request). */
+const accountsRequest = sharedWhileInFlight()
+const weblogsRequest = sharedWhileInFlight()
 /** Accounts whose weblogs were read from the server in this session. */
 const refreshedWeblogs = new Set<string>()
 
@@ -57,17 +56,14 @@ export const useAccountsStore = create<AccountsState>()((set, get) => ({
   signIns: {},
 
   loadAccounts() {
-    accountsRequest ??= (async () => {
+    return accountsRequest('accounts', async () => {
       set({ accounts: { status: 'loading' } })
       try {
         get().receiveAccounts(await api.accounts.list())
       } catch (error) {
         set({ accounts: { status: 'failed', error: toApiError(error) } })
-      } finally {
-        accountsRequest = null
       }
-    })()
-    return accountsRequest
+    })
   },
 
   receiveAccounts(accounts) {
@@ -82,23 +78,21 @@ export const useAccountsStore = create<AccountsState>()((set, get) => ({
     }
   },
 
-  async loadWeblogs(accountId) {
-    if (weblogRequests.has(accountId)) return
-    weblogRequests.add(accountId)
-    if (get().weblogsByAccount[accountId]?.status !== 'loaded') setWeblogs(accountId, { status: 'loading' })
-    try {
-      // As Blogdesk last read them, at once; then, once a session and once the window is drawn, from the server.
-      showWeblogs(accountId, await api.weblogs.list({ accountId, refresh: false }))
-      if (refreshedWeblogs.has(accountId)) return
-      await whenIdle()
-      showWeblogs(accountId, await api.weblogs.list({ accountId, refresh: true }))
-      refreshedWeblogs.add(accountId)
-    } catch (error) {
-      // What is shown stays shown; a first read that fails says why.
-      if (get().weblogsByAccount[accountId]?.status !== 'loaded') setWeblogs(accountId, { status: 'failed', error: toApiError(error) })
-    } finally {
-      weblogRequests.delete(accountId)
-    }
+  loadWeblogs(accountId) {
+    return weblogsRequest(accountId, async () => {
+      if (get().weblogsByAccount[accountId]?.status !== 'loaded') setWeblogs(accountId, { status: 'loading' })
+      try {
+        // As Blogdesk last read them, at once; then, once a session and once the window is drawn, from the server.
+        showWeblogs(accountId, await api.weblogs.list({ accountId, refresh: false }))
+        if (refreshedWeblogs.has(accountId)) return
+        await whenIdle()
+        showWeblogs(accountId, await api.weblogs.list({ accountId, refresh: true }))
+        refreshedWeblogs.add(accountId)
+      } catch (error) {
+        // What is shown stays shown; a first read that fails says why.
+        if (get().weblogsByAccount[accountId]?.status !== 'loaded') setWeblogs(accountId, { status: 'failed', error: toApiError(error) })
+      }
+    })
   },
 
   async addAccount(details) {

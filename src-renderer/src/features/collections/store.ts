@@ -4,6 +4,7 @@
 import { create } from 'zustand'
 import type { CollectionListing, CollectionSummary, ListType } from '../../../../src-preload/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
+import { sharedWhileInFlight } from '../../lib/sharedWhileInFlight'
 import { whenIdle } from '../../lib/whenIdle'
 
 export type CollectionKind = 'albums' | 'lists'
@@ -22,7 +23,7 @@ interface CollectionsState {
 
 /** Listings read from the server in this session; later visits show the cache without asking again. */
 const refreshed = new Set<string>()
-const inFlight = new Map<string, Promise<void>>()
+const listingRequest = sharedWhileInFlight()
 
 export const useCollectionsStore = create<CollectionsState>()((set, get) => {
   function put(accountId: string, kind: CollectionKind, listing: Loadable<CollectionListing>) {
@@ -51,13 +52,7 @@ export const useCollectionsStore = create<CollectionsState>()((set, get) => {
     listings: {},
 
     load(accountId, kind, { refresh = false } = {}) {
-      const key = `${accountId}\n${kind}\n${refresh}`
-      let pending = inFlight.get(key)
-      if (!pending) {
-        pending = fetchListing(accountId, kind, refresh).finally(() => inFlight.delete(key))
-        inFlight.set(key, pending)
-      }
-      return pending
+      return listingRequest(`${accountId}\n${kind}\n${refresh}`, () => fetchListing(accountId, kind, refresh))
     },
 
     chosenListTypes: {},

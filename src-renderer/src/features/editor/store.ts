@@ -5,6 +5,7 @@ import { useEffect } from 'react'
 import { create } from 'zustand'
 import type { DraftSummary, WeblogAddress } from '../../../../src-preload/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
+import { sharedWhileInFlight } from '../../lib/sharedWhileInFlight'
 
 export type Loadable<T> = { status: 'loading' } | { status: 'loaded'; value: T } | { status: 'failed'; error: ApiError }
 
@@ -38,23 +39,12 @@ export function weblogKey({ accountId, weblogPostUri }: WeblogAddress): string {
   return `${accountId}\n${weblogPostUri}`
 }
 
-/**
- * Pages being read, by `weblogKey` and which page: the window asks for the remembered weblog's first page before
- * the list pane mounts and asks too.
- */
-const pageRequests = new Map<string, Promise<void>>()
+/** Pages being read, by `weblogKey` and which page. */
+const pageRequest = sharedWhileInFlight()
 
 function requestPage(address: WeblogAddress, which: 'first' | 'more'): Promise<void> {
   const key = weblogKey(address)
-  const requestKey = `${key}\n${which}`
-  let pending = pageRequests.get(requestKey)
-  if (!pending) {
-    pending = readPage(key, { accountId: address.accountId, weblogPostUri: address.weblogPostUri }, which).finally(() =>
-      pageRequests.delete(requestKey),
-    )
-    pageRequests.set(requestKey, pending)
-  }
-  return pending
+  return pageRequest(`${key}\n${which}`, () => readPage(key, { accountId: address.accountId, weblogPostUri: address.weblogPostUri }, which))
 }
 
 async function readPage(key: string, address: WeblogAddress, which: 'first' | 'more'): Promise<void> {

@@ -4,6 +4,7 @@
 import { create } from 'zustand'
 import type { CategoryListing, RemotePostSummary, WeblogAddress } from '../../../../src-preload/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
+import { sharedWhileInFlight } from '../../lib/sharedWhileInFlight'
 
 export interface PostsList {
   status: 'loading' | 'loaded' | 'failed'
@@ -56,15 +57,7 @@ const emptyList: PostsList = {
 }
 
 /** Requests in flight, so a second click or a remount does not send a duplicate. */
-const inFlight = new Map<string, Promise<void>>()
-
-function once(key: string, work: () => Promise<void>): Promise<void> {
-  const running = inFlight.get(key)
-  if (running) return running
-  const started = work().finally(() => inFlight.delete(key))
-  inFlight.set(key, started)
-  return started
-}
+const once = sharedWhileInFlight()
 
 export const usePostsStore = create<PostsState>()((set, get) => {
   const updateList = (key: string, change: (list: PostsList) => Partial<PostsList>) =>

@@ -2,6 +2,7 @@
 import { create } from 'zustand'
 import type { AppStatus } from '../../../../src-preload/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
+import { sharedWhileInFlight } from '../../lib/sharedWhileInFlight'
 
 export interface StatusState {
   status: AppStatus | null
@@ -10,24 +11,19 @@ export interface StatusState {
   receive(status: AppStatus): void
 }
 
-/** The status request in flight: the window asks before it first renders, and the shell may ask again meanwhile. */
-let statusRequest: Promise<void> | null = null
+const statusRequest = sharedWhileInFlight()
 
 export const useStatusStore = create<StatusState>()((set) => ({
   status: null,
   error: null,
   load() {
-    statusRequest ??= api.app.status().then(
-      (status) => {
-        statusRequest = null
-        set({ status, error: null })
-      },
-      (error: unknown) => {
-        statusRequest = null
+    return statusRequest('status', async () => {
+      try {
+        set({ status: await api.app.status(), error: null })
+      } catch (error) {
         set({ error: toApiError(error) })
-      },
-    )
-    return statusRequest
+      }
+    })
   },
   receive(status) {
     set({ status, error: null })
