@@ -7,22 +7,18 @@ import {
   WeblogDetails,
   Welcome,
   useAccountsStore,
-  useAccountsSync,
   type AccountsState,
   type Loadable,
 } from './features/accounts'
 import { AlbumPane, ListPane } from './features/collections'
-import { DraftsList, PostEditor, useDraftsSync } from './features/editor'
+import { DraftsList, PostEditor } from './features/editor'
 import { ActivityFeed, FriendsList } from './features/feed'
 import { accountOfView, useNavigation, type View } from './features/navigation'
 import { CategoriesPane, PostsList } from './features/posts'
-import { OutboxPanel, PaneBoundary, Sidebar, StatusBar, useShellSync } from './features/shell'
+import { OutboxPanel, PaneBoundary, Sidebar, StatusBar } from './features/shell'
 import { AppShell, ErrorNotice, Pane, Spinner } from './ui'
 
 export function App() {
-  useAccountsSync()
-  useDraftsSync()
-  useShellSync()
   const accounts = useAccountsStore((state) => state.accounts)
   const view = useNavigation((state) => state.view)
   const firstRun = accounts.status === 'loaded' && accounts.value.length === 0 && view?.kind !== 'outbox'

@@ -1,12 +1,12 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
-import { loadFirstScreen } from './firstScreen'
+import { startWindow } from './startWindow'
 
 const container = document.getElementById('root')
 if (!container) throw new Error('index.html has no #root element to mount Blogdesk in.')
 
-loadFirstScreen()
+startWindow()
 createRoot(container).render(
   <StrictMode>
     <App />

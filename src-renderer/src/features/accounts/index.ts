@@ -1,8 +1,7 @@
 import { lazyNamed } from '../../lib/lazyNamed'
 
 export { PausedBanner } from './PausedBanner'
-export { useAccountsStore, type AccountsState, type Loadable } from './store'
-export { useAccountsSync } from './useAccountsSync'
+export { followAccounts, useAccountsStore, type AccountsState, type Loadable } from './store'
 export { Welcome } from './Welcome'
 export { WeblogDetails } from './WeblogDetails'
 export const AccountPanel = lazyNamed(() => import('./AccountPanel'), 'AccountPanel')

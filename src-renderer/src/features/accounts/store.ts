@@ -154,6 +154,11 @@ export const useAccountsStore = create<AccountsState>()((set, get) => ({
   },
 }))
 
+/** Follows the main process's word on the accounts for as long as the window is open. */
+export function followAccounts(): void {
+  api.accounts.onChanged((accounts) => useAccountsStore.getState().receiveAccounts(accounts))
+}
+
 /** Shows a newly added account: its first weblog's drafts once the weblogs are in. */
 function welcome(account: AccountSummary) {
   const { accounts, weblogsByAccount } = useAccountsStore.getState()

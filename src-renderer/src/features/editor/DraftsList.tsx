@@ -24,7 +24,7 @@ export function DraftsList({ accountId, weblogPostUri }: DraftsListProps) {
   useNewPostCommand()
 
   useEffect(() => {
-    // A list once read is kept current by drafts:changed (useDraftsSync).
+    // A list once read is kept current by drafts:changed (followDrafts).
     const key = weblogKey({ accountId, weblogPostUri })
     if (useDraftsStore.getState().lists[key]?.status !== 'loaded') void load({ accountId, weblogPostUri })
   }, [accountId, weblogPostUri, load])

@@ -4,5 +4,5 @@ import { lazyNamed } from '../../lib/lazyNamed'
 
 export { DraftsList } from './DraftsList'
 export { startNewPost, useNewPostCommand } from './commands'
-export { useDraftsStore, useDraftsSync } from './store'
+export { followDrafts, useDraftsStore } from './store'
 export const PostEditor = lazyNamed(() => import('./PostEditor'), 'PostEditor')

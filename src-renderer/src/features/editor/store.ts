@@ -1,7 +1,6 @@
 // View state for drafts: each weblog's list as the main process last said it, and the latest word on every draft
 // (its state moves as the outbox sends it: Queued → Sending → Published). The main process owns the drafts; this
 // store mirrors them and follows `drafts:changed`.
-import { useEffect } from 'react'
 import { create } from 'zustand'
 import type { DraftSummary, WeblogAddress } from '../../../../src-preload/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
@@ -137,6 +136,6 @@ function withSummary(listing: DraftsListing, summary: DraftSummary): DraftsListi
 }
 
 /** Follows `drafts:changed` for as long as the window is open, so every list read and the editor stay current. */
-export function useDraftsSync(): void {
-  useEffect(() => api.drafts.onChanged((summary) => useDraftsStore.getState().receive(summary)), [])
+export function followDrafts(): void {
+  api.drafts.onChanged((summary) => useDraftsStore.getState().receive(summary))
 }

@@ -1,13 +1,18 @@
-// What the window shows first is asked for before React draws anything: the accounts and the status bar's news and,
-// when the window opens where it was left, that account's weblogs, albums and lists and the weblog's drafts. The
+// The window's start, before React draws anything. It follows what the main process announces first, so no answer
+// can be older than the news; then it asks for what the first screen shows: the accounts and the status bar's news
+// and, when the window opens where it was left, that account's weblogs, albums and lists and the weblog's drafts. The
 // answers cross from the main process while the page draws, instead of one after another as each part mounts.
-import { useAccountsStore } from './features/accounts'
+import { followAccounts, useAccountsStore } from './features/accounts'
 import { useCollectionsStore } from './features/collections'
-import { useDraftsStore } from './features/editor'
+import { followDrafts, useDraftsStore } from './features/editor'
 import { accountOfView, useNavigation } from './features/navigation'
-import { useStatusStore } from './features/shell'
+import { followShell, useStatusStore } from './features/shell'
 
-export function loadFirstScreen(): void {
+export function startWindow(): void {
+  followAccounts()
+  followDrafts()
+  followShell()
+
   const { loadAccounts, loadWeblogs } = useAccountsStore.getState()
   void loadAccounts()
   void useStatusStore.getState().load()
