@@ -7,7 +7,9 @@ import { fetchWeblogTitles } from './harness/weblog-listing'
 import { EditorModel, fetchWeblogPosts, localDraft } from './models/editor'
 
 const TITLE = 'Notes from the Tagus'
-const PARAGRAPHS = ['The ferry to Cacilhas leaves every twenty minutes, and the crossing takes ten.', 'Bring a jacket: the wind on the river is cold even in June.']
+const FIRST_DRAFT = ['The ferry to Cacilhas leaves every twenty minutes, and the crossing takes ten.', 'Bring a jacket: the wind on the river is cold even in June.']
+const AFTERTHOUGHT = ' Tickets are sold on the pier.'
+const PARAGRAPHS = [FIRST_DRAFT[0]!, FIRST_DRAFT[1]! + AFTERTHOUGHT]
 
 test('a post written, saved locally and published is on the weblog’s feed and its public page', async ({ app, service, core, platform }, testInfo) => {
   const editor = new EditorModel(app.page)
@@ -16,10 +18,14 @@ test('a post written, saved locally and published is on the weblog’s feed and 
   await editor.openDrafts(weblog!)
   await expect(editor.newPostButton).toBeVisible()
 
-  await editor.write(TITLE, PARAGRAPHS)
+  await editor.write(TITLE, FIRST_DRAFT)
   await expect(editor.saveState).toHaveText('Saved locally')
   await expect(editor.stateBadge).toHaveText('Draft')
   await expect(editor.draftItem(TITLE), 'the list shows the draft with its first words').toContainText('The ferry to Cacilhas')
+  // Typing again after the save redraws the indicator while the text has the caret: the words go on where it was.
+  await app.page.keyboard.type(AFTERTHOUGHT)
+  await expect(editor.saveState).not.toHaveText('Saved locally')
+  await expect(editor.saveState).toHaveText('Saved locally')
   expect((await localDraft(core, TITLE)).content, '"Saved locally" is true: the text is in the local draft').toBe(
     PARAGRAPHS.map((text) => `<p>${text}</p>`).join('\n'),
   )
