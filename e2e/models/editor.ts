@@ -101,7 +101,8 @@ export async function localDraft(core: Core, title: string): Promise<PostDraft> 
         if (draft) return core.handlers['drafts:get']({ draftId: draft.id })
         const last = page.drafts.at(-1)
         if (!page.more || !last) break
-        page = await core.handlers['drafts:list']({ accountId: account.id, weblogPostUri: weblog.postUri, after: last })
+        const after = { updatedAt: last.updatedAt, id: last.id }
+        page = await core.handlers['drafts:list']({ accountId: account.id, weblogPostUri: weblog.postUri, after })
       }
     }
   }

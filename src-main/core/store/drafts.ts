@@ -1,6 +1,6 @@
 // Drafts: what a person writes, kept locally from the first keystroke, with a history of revisions to go back to.
 import { randomUUID } from 'node:crypto'
-import { BlogdeskError } from '../../../src-preload/contract'
+import { BlogdeskError, type DraftPosition } from '../../../src-preload/contract'
 import type { RemotePost } from '../atom'
 import type { LocalStore, Row } from './database'
 
@@ -46,12 +46,6 @@ export interface NewDraft {
   /** A draft opened from a post already on the server starts as `published`, with its remote. */
   state?: DraftState
   remote?: DraftRemote | null
-}
-
-/** Where a draft stands in a weblog's list, most recently changed first. */
-export interface DraftPosition {
-  updatedAt: string
-  id: string
 }
 
 export interface DraftChanges {

@@ -2,8 +2,8 @@
  * Requests shared while they are on their way: asking again for what is already asked for waits for that answer
  * instead of sending a second request (the window's start and the part that shows the answer both ask, for one).
  */
-export function sharedWhileInFlight<Key = string>(): (key: Key, request: () => Promise<void>) => Promise<void> {
-  const pending = new Map<Key, Promise<void>>()
+export function sharedWhileInFlight(): (key: string, request: () => Promise<void>) => Promise<void> {
+  const pending = new Map<string, Promise<void>>()
   return (key, request) => {
     let running = pending.get(key)
     if (!running) {

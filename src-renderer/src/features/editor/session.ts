@@ -127,8 +127,7 @@ export class DraftSession {
   }
 
   #changed(): void {
-    // Told once per burst of typing, not per keystroke: every render of the editor's surroundings while the text has
-    // the focus makes React measure the selection, which walks the whole document.
+    // Told once per burst of typing, not per keystroke: a keystroke must not make React draw anything.
     const { kind } = this.state.getState().save
     if (kind === 'saved' || kind === 'failed') this.#set({ save: { kind: 'unsaved' } })
     this.#autosave.poke()
