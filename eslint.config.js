@@ -58,12 +58,12 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    files: ['src-preload/contract/**/*.ts'],
+    files: ['src-shared/contract/**/*.ts'],
     rules: { 'no-restricted-imports': ban(electron, nodeBuiltins, anythingOutsideContract) },
   },
   {
     // The contract's own tests may use the test runner; they still run without Node or Electron.
-    files: ['src-preload/contract/**/*.test.ts'],
+    files: ['src-shared/contract/**/*.test.ts'],
     rules: { 'no-restricted-imports': ban(electron, nodeBuiltins) },
   },
   {

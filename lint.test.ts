@@ -28,7 +28,7 @@ describe('layering rules in eslint.config.js', () => {
     ['src-main/core/accounts/x.ts', 'electron/main'],
     ['src-protocol/x.ts', 'electron'],
     ['src-service/x.ts', 'electron'],
-    ['src-preload/contract/x.ts', 'electron'],
+    ['src-shared/contract/x.ts', 'electron'],
     ['e2e/x.ts', 'electron'],
   ])('%s may not import %s', async (filePath, source) => {
     expect(await importProblems(filePath, source)).toContainEqual(expect.stringContaining('may import electron'))
@@ -37,8 +37,8 @@ describe('layering rules in eslint.config.js', () => {
   it.each([
     ['src-renderer/src/x.tsx', 'node:fs'],
     ['src-renderer/src/x.ts', 'fs/promises'],
-    ['src-preload/contract/x.ts', 'node:fs'],
-    ['src-preload/contract/x.ts', 'path'],
+    ['src-shared/contract/x.ts', 'node:fs'],
+    ['src-shared/contract/x.ts', 'path'],
   ])('%s may not import the Node module %s', async (filePath, source) => {
     expect(await importProblems(filePath, source)).toContainEqual(expect.stringContaining('run without Node'))
   })
@@ -75,14 +75,14 @@ describe('layering rules in eslint.config.js', () => {
   it.each(['react', '../index', '../../src-main/core', './nested/shape', 'zod'])(
     'the contract may not import %s',
     async (source) => {
-      expect(await importProblems('src-preload/contract/x.ts', source)).toContainEqual(
+      expect(await importProblems('src-shared/contract/x.ts', source)).toContainEqual(
         expect.stringContaining('The IPC contract imports nothing'),
       )
     },
   )
 
   it('the contract may import its own files', async () => {
-    expect(await importProblems('src-preload/contract/x.ts', './shapes')).toEqual([])
+    expect(await importProblems('src-shared/contract/x.ts', './shapes')).toEqual([])
   })
 
   it.each([

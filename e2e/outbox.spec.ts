@@ -1,5 +1,5 @@
 import { NS } from '../src-protocol'
-import type { AccountSummary, OutboxItem } from '../src-preload/contract'
+import type { AccountSummary, OutboxItem } from '../src-shared/contract'
 import { startServiceProcess } from '../src-service/testing/service-process'
 import { expect, test } from './fixtures'
 import { expectAccessible } from './harness/accessibility'

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { channels, type AccountSummary, type Envelope } from '../src-preload/contract'
+import { channels, type AccountSummary, type Envelope } from '../src-shared/contract'
 import { startServiceProcess } from '../src-service/testing/service-process'
 
 /** ipcMain.handle's listener, as far as this test plays the renderer. */

@@ -1,7 +1,7 @@
 // The preload: builds window.blog from the contract. It exposes only the contract's methods, never ipcRenderer,
 // and hands listeners the payload alone (not the IPC event, which would leak the sender).
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron'
-import { buildBlogApi, type Envelope } from './contract'
+import { buildBlogApi, type Envelope } from '../src-shared/contract'
 
 const blog = buildBlogApi({
   invoke: (channel, request) => ipcRenderer.invoke(channel, request) as Promise<Envelope<unknown>>,

@@ -4,7 +4,7 @@
 // status bar, no styles. The weblog to read comes in the address's fragment.
 import { createElement as h, useEffect, useState } from 'react'
 import { createRoot } from 'react-dom/client'
-import type { AccountSummary, BlogApi, DraftSummary, Envelope, WeblogAddress } from '../../src-preload/contract'
+import type { AccountSummary, BlogApi, DraftSummary, Envelope, WeblogAddress } from '../../src-shared/contract'
 
 const blog = (window as unknown as { blog: BlogApi }).blog
 const address = JSON.parse(decodeURIComponent(location.hash.slice(1))) as WeblogAddress

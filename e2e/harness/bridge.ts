@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import type { Page } from '@playwright/test'
 import type { Core } from '../../src-main/core'
-import { createDispatcher, type Event as ContractEvent } from '../../src-preload/contract'
+import { createDispatcher, type Event as ContractEvent } from '../../src-shared/contract'
 import { builtPreloadFile } from './paths'
 
 const INVOKE_BINDING = '__blogdeskInvoke'

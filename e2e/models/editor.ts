@@ -4,7 +4,7 @@ import { expect, type Locator, type Page } from '@playwright/test'
 import { createWsseHeader, readFeed, readLinkFeed, type AtomEntry } from '../../src-protocol'
 import type { Sandbox } from '../../src-service/testing/service-fixture'
 import type { Core } from '../../src-main/core'
-import type { PostDraft } from '../../src-preload/contract'
+import type { PostDraft } from '../../src-shared/contract'
 
 export class EditorModel {
   readonly page: Page

@@ -1,7 +1,7 @@
 // The main process's core: everything Blogdesk does, with no Electron in sight, so it runs under plain Node in tests.
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Handlers } from '../../src-preload/contract'
+import type { Handlers } from '../../src-shared/contract'
 import { Accounts, type Vault } from './accounts'
 import type { Fetch } from './atom'
 import { FeedPoller } from './feed'

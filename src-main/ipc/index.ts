@@ -2,7 +2,7 @@
 // from the top frame of one of our windows while that frame shows our page; the contract's dispatcher then checks
 // the arguments before core sees them.
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron'
-import { channels, createDispatcher, events, type Envelope } from '../../src-preload/contract'
+import { channels, createDispatcher, events, type Envelope } from '../../src-shared/contract'
 import type { Core } from '../core'
 
 /** Which renderers may talk to core: AppWindows in the app. */

@@ -9,7 +9,7 @@ import {
   type Event,
   type Events,
   type Handlers,
-} from '../../src-preload/contract'
+} from '../../src-shared/contract'
 import type { Core } from '../core'
 import { registerIpc, type Renderers } from '.'
 

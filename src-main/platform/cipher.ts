@@ -1,6 +1,6 @@
 // Seals secrets with the operating system's keychain (Keychain, DPAPI, libsecret/KWallet) through safeStorage.
 import { safeStorage } from 'electron'
-import { BlogdeskError } from '../../src-preload/contract'
+import { BlogdeskError } from '../../src-shared/contract'
 import type { SecretCipher } from '../core'
 
 export interface SafeStorageCipher extends SecretCipher {

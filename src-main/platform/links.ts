@@ -1,7 +1,7 @@
 // The one way out of Blogdesk to the browser. Only web pages go: `file:`, `javascript:` and custom schemes could run
 // or open things on this computer, and the renderer, which asks, shows remote content.
 import { shell } from 'electron'
-import { BlogdeskError } from '../../src-preload/contract'
+import { BlogdeskError } from '../../src-shared/contract'
 
 export function isWebLink(url: string): boolean {
   if (!URL.canParse(url)) return false

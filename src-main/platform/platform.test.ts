@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { BlogdeskError } from '../../src-preload/contract'
+import { BlogdeskError } from '../../src-shared/contract'
 import { FileVault } from '../core'
 import {
   appPaths,

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { utilityProcess, type UtilityProcess } from 'electron'
-import { BlogdeskError } from '../../src-preload/contract'
+import { BlogdeskError } from '../../src-shared/contract'
 import type { SandboxDetails } from '../core'
 import { readJsonFile } from './json-file'
 

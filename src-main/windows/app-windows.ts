@@ -1,6 +1,6 @@
 // The one place that makes windows, so every window gets the same defences and the IPC layer can tell ours apart.
 import { BrowserWindow, dialog, nativeTheme, type WebContents } from 'electron'
-import type { Event, Events } from '../../src-preload/contract'
+import type { Event, Events } from '../../src-shared/contract'
 import { attachContextMenu } from './context-menu'
 import type { AppPage } from './page'
 import { guardContents, guardSession } from './security'

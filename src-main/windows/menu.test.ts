@@ -1,6 +1,6 @@
 import type { MenuItemConstructorOptions } from 'electron'
 import { describe, expect, it, vi } from 'vitest'
-import type { AppCommand } from '../../src-preload/contract'
+import type { AppCommand } from '../../src-shared/contract'
 import { appMenuTemplate, commandItems, installAppMenu, type AppMenuOptions } from '.'
 
 const electron = vi.hoisted(() => ({

@@ -1,7 +1,7 @@
 // The application menu: the editor's commands with their usual shortcuts, and the standard Edit, View, Window and
 // Help menus. A command goes to the window the person is working in as the contract's 'app:command' event.
 import { Menu, shell, type MenuItemConstructorOptions } from 'electron'
-import type { AppCommand } from '../../src-preload/contract'
+import type { AppCommand } from '../../src-shared/contract'
 
 export interface AppMenuOptions {
   /** Sends a command to the window the person is working in. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { AppStatus, Event, Events, OutboxItem } from '../../src-preload/contract'
+import type { AppStatus, Event, Events, OutboxItem } from '../../src-shared/contract'
 import type { Core } from '../core'
 import { AppWindows, appPage, signalOutbox } from '.'
 

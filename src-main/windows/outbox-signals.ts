@@ -2,7 +2,7 @@
 // the person, and a notification when something was published or needs attention — only when the person is not
 // looking at Blogdesk, who sees both in the window already.
 import { app, BrowserWindow, nativeImage, Notification, type NativeImage } from 'electron'
-import type { AppStatus, Events, OutboxItem, OutboxItemState } from '../../src-preload/contract'
+import type { AppStatus, Events, OutboxItem, OutboxItemState } from '../../src-shared/contract'
 import type { Core } from '../core'
 import type { AppWindows } from './app-windows'
 

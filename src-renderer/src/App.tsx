@@ -1,5 +1,5 @@
 import { Suspense, type ReactNode } from 'react'
-import type { AccountSummary } from '../../src-preload/contract'
+import type { AccountSummary } from '../../src-shared/contract'
 import {
   AccountPanel,
   AddAccountPanel,

@@ -2,7 +2,7 @@
 // An account may also have a side on the JSON interface, signed in with OAuth (json-side.ts).
 import { randomUUID } from 'node:crypto'
 import type { WsseCredentials } from '../../../src-protocol'
-import { BlogdeskError, type AccountSummary, type NewAccount, type Weblog } from '../../../src-preload/contract'
+import { BlogdeskError, type AccountSummary, type NewAccount, type Weblog } from '../../../src-shared/contract'
 import { discoverWeblogRoot, listWeblogs, type Fetch } from '../atom'
 import type { JsonClient } from '../json'
 import type { LocalStore, Row } from '../store'

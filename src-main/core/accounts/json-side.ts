@@ -3,7 +3,7 @@
 // secret, the access token and its secret live only in the vault. Credentials are kept only once the service has
 // accepted them: a signed read of the API key (which checks the consumer secret) and of the identification URL
 // (which checks the token).
-import { BlogdeskError } from '../../../src-preload/contract'
+import { BlogdeskError } from '../../../src-shared/contract'
 import { RequestFailure, type Fetch } from '../atom'
 import { exchangeForAccessToken, fetchRequestToken, JsonClient, type JsonApplication, type JsonUser } from '../json'
 import type { LocalStore } from '../store'

@@ -16,7 +16,7 @@ import {
   type ExtensionElement,
   type WsseCredentials,
 } from '../../../src-protocol'
-import { BlogdeskError } from '../../../src-preload/contract'
+import { BlogdeskError } from '../../../src-shared/contract'
 import { collectionsFromLinks, readRootListing } from './discovery'
 import { hostOf, RequestFailure, unusableAnswer } from './failure'
 import { postFileEntry } from './file-post'

@@ -1,6 +1,6 @@
 // Finding a person's weblogs from the root listing: follow the links the server announces, never build URLs.
 import { readLinkFeed, XmlError, type AtomLink, type WsseCredentials } from '../../../src-protocol'
-import { BlogdeskError, type Weblog } from '../../../src-preload/contract'
+import { BlogdeskError, type Weblog } from '../../../src-shared/contract'
 import { unusableAnswer } from './failure'
 import { atomRequest, type Fetch } from './http'
 

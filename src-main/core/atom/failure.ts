@@ -1,7 +1,7 @@
 // How an Atom request can fail, sorted by what the caller must do next: a RequestFailure's kind tells the sync
 // engine whether to retry, reconcile, wait, or ask the person; its message tells the person, in words.
 import { parseXml } from '../../../src-protocol'
-import { BlogdeskError, type FailureCode } from '../../../src-preload/contract'
+import { BlogdeskError, type FailureCode } from '../../../src-shared/contract'
 
 export type FailureKind =
   /** Nothing the server could act on reached it (connection refused, DNS, connect timeout, body cut short): safe to retry. */

@@ -10,7 +10,7 @@ import {
   type AtomLink,
   type EntryToWrite,
 } from '../../../src-protocol'
-import { BlogdeskError } from '../../../src-preload/contract'
+import { BlogdeskError } from '../../../src-shared/contract'
 
 export interface RemotePost {
   /** Where the post is read, replaced and deleted (service.edit). */

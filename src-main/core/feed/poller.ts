@@ -4,7 +4,7 @@
 // a flag saying so. When the service cannot be reached, that account's friends wait longer each time (doubling,
 // up to a cap, and never less than a Retry-After), and go back to their interval after the first success.
 import { randomUUID } from 'node:crypto'
-import { BlogdeskError } from '../../../src-preload/contract'
+import { BlogdeskError } from '../../../src-shared/contract'
 import { RequestFailure } from '../atom'
 import type { JsonClient, JsonEvent } from '../json'
 import type { LocalStore } from '../store'

@@ -1,6 +1,6 @@
 // The accounts, weblogs and app namespaces: adding and removing accounts, their API password and JSON side, the
 // built-in sandbox, and the app's status (connectivity, the outbox's counts, paused accounts) as it changes.
-import { BlogdeskError, type AccountSummary, type AppStatus } from '../../../src-preload/contract'
+import { BlogdeskError, type AccountSummary, type AppStatus } from '../../../src-shared/contract'
 import { localMediaIn, type Operation } from '../sync'
 import type { HandlersOf, Services } from './services'
 

@@ -2,7 +2,7 @@
 // would hold the list's queue until the person dealt with it. The rules are the typed lists' (spec §2.7): each
 // type's elements in its own namespace, a rating only for music and books, a person's notes as a one-line biography.
 import { NS } from '../../../src-protocol'
-import { BlogdeskError, type ListType, type NewListEntry } from '../../../src-preload/contract'
+import { BlogdeskError, type ListType, type NewListEntry } from '../../../src-shared/contract'
 import type { ListItemToSend } from '../atom'
 
 interface TypeRules {

@@ -2,7 +2,7 @@
 // core's media previews, and a small upright thumbnail made with sharp. Nothing leaves this computer.
 import { basename } from 'node:path'
 import sharp from 'sharp'
-import type { PhotoPreview } from '../../../src-preload/contract'
+import type { PhotoPreview } from '../../../src-shared/contract'
 import { readPhotoPreview } from '../media'
 
 /** Wide enough for the drop zone's rows on a sharp screen, small enough that a hundred dropped photos stay light. */

@@ -13,7 +13,7 @@ import {
   type CollectionsRequest,
   type CollectionSummary,
   type ListEntry,
-} from '../../../src-preload/contract'
+} from '../../../src-shared/contract'
 import { collectionRoot, type Collection } from '../atom'
 import { readPhotoPreview } from '../media'
 import type { Cached } from '../store'

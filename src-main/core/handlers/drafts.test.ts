@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { writeEntry } from '../../../src-protocol'
 import { melody, signedRequest, startTestService, type ServiceFixture } from '../../../src-service/testing/service-fixture'
-import type { AccountSummary, DraftSummary, Weblog } from '../../../src-preload/contract'
+import type { AccountSummary, DraftSummary, Weblog } from '../../../src-shared/contract'
 import { AtomClient } from '..'
 import { openTestCore, type CoreFixture } from '../testing/core-fixture'
 import { countWords } from './drafts'

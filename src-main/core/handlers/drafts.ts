@@ -1,7 +1,7 @@
 // The drafts namespace: what the editor writes, kept locally from the first keystroke, its history, publishing it
 // through the outbox, deleting it, and settling a conflict with the weblog. The media namespace (images pasted,
 // dropped or picked into a post) is in media.ts.
-import { BlogdeskError, type DraftSummary, type PostDraft } from '../../../src-preload/contract'
+import { BlogdeskError, type DraftSummary, type PostDraft } from '../../../src-shared/contract'
 import type { Draft } from '../store'
 import { mediaHandlers } from './media'
 import { postDraftOf, summaryOf } from './posts'

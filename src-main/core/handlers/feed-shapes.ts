@@ -1,6 +1,6 @@
 // From what the JSON interface and the feed poller say to what the feed shows: people, friends, events in words the
 // renderer can put into sentences, and where a friend's cached feed stands.
-import type { ActivityEvent, FeedState, FriendSummary, Person } from '../../../src-preload/contract'
+import type { ActivityEvent, FeedState, FriendSummary, Person } from '../../../src-shared/contract'
 import type { FeedStatus, Friend } from '../feed'
 import type { JsonAssetRef, JsonEvent, JsonEventObject, JsonUser, TextFormat } from '../json'
 

@@ -2,7 +2,7 @@
 // events) over HTTP, on a real core: neighbours come from the user's own AddedNeighbor events, events read in slices
 // newest first in words the feed can say, news is announced, and the cache answers when the service is away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ActivityEvent, Event, Events, FriendSummary } from '../../../src-preload/contract'
+import type { ActivityEvent, Event, Events, FriendSummary } from '../../../src-shared/contract'
 import { openTestCore, type CoreFixture } from '../testing/core-fixture'
 import { startSandboxService, type SandboxService } from '../testing/sandbox-service'
 

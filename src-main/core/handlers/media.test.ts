@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { melody, startTestService, type ServiceFixture } from '../../../src-service/testing/service-fixture'
-import type { AccountSummary, LocalImage, Weblog } from '../../../src-preload/contract'
+import type { AccountSummary, LocalImage, Weblog } from '../../../src-shared/contract'
 import { AtomClient } from '..'
 import { openTestCore, type CoreFixture } from '../testing/core-fixture'
 

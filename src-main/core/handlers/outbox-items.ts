@@ -1,6 +1,6 @@
 // Core's outbox operations as the renderer's status panel shows them: what each is about in words, where its result
 // lives, and when it is tried next. Shared by every handler that answers with an OutboxItem.
-import type { OutboxItem } from '../../../src-preload/contract'
+import type { OutboxItem } from '../../../src-shared/contract'
 import type { Drafts } from '../store'
 import type { Operation } from '../sync'
 

@@ -4,7 +4,7 @@
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { NS } from '../../../src-protocol'
-import type { AccountSummary, OutboxItem, UploadProgress } from '../../../src-preload/contract'
+import type { AccountSummary, OutboxItem, UploadProgress } from '../../../src-shared/contract'
 import { openTestCore, type CoreFixture } from '../testing/core-fixture'
 import { startSandboxService, type SandboxService } from '../testing/sandbox-service'
 

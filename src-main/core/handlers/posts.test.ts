@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { melody, startTestService, type ServiceFixture } from '../../../src-service/testing/service-fixture'
 import type { Store } from '../../../src-service/store'
-import type { AccountSummary, Event, RemotePostRef, Weblog } from '../../../src-preload/contract'
+import type { AccountSummary, Event, RemotePostRef, Weblog } from '../../../src-shared/contract'
 import { AtomClient } from '..'
 import { openTestCore, type CoreFixture } from '../testing/core-fixture'
 import { readCapturedResponse, startReplayPeer, type ReplayPeer } from '../testing/replay-peer'

@@ -10,7 +10,7 @@ import {
   type RemotePostSummary,
   type Weblog,
   type WeblogAddress,
-} from '../../../src-preload/contract'
+} from '../../../src-shared/contract'
 import type { FeedPage, RemotePost } from '../atom'
 import type { Draft } from '../store'
 import { accountsForSync, contentHash } from '../sync'

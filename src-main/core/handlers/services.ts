@@ -1,5 +1,5 @@
 // What the contract's handlers work with: core's parts, opened once by openCore and shared by every namespace.
-import type { Channel, Event, Events, Handlers } from '../../../src-preload/contract'
+import type { Channel, Event, Events, Handlers } from '../../../src-shared/contract'
 import type { Accounts } from '../accounts'
 import type { Fetch } from '../atom'
 import type { FeedPoller } from '../feed'

@@ -3,7 +3,7 @@
 // signed when sent), and every answer is checked against the shapes the app uses before anyone sees it: an answer
 // that does not fit is a RequestFailure ('rejected' for the renderer) that says which field, never a crash.
 import type { OAuthClientCredentials } from '../../../src-protocol'
-import { BlogdeskError } from '../../../src-preload/contract'
+import { BlogdeskError } from '../../../src-shared/contract'
 import { RequestFailure, type Fetch } from '../atom'
 import { hostOf } from '../atom'
 import { signedRequest, type Answer } from './http'

@@ -1,7 +1,7 @@
 // Opening a file a person dropped or picked, with refusals in words: gone, a folder, unreadable, too large.
 import { open, type FileHandle } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { BlogdeskError } from '../../../src-preload/contract'
+import { BlogdeskError } from '../../../src-shared/contract'
 
 /** The largest file Blogdesk takes in (a photo or an upload); the services it talks to take far less. */
 export const MAX_MEDIA_BYTES = 100 * 1024 * 1024

@@ -4,7 +4,7 @@
 import type { FileHandle } from 'node:fs/promises'
 import { basename } from 'node:path'
 import exifr from 'exifr'
-import { BlogdeskError } from '../../../src-preload/contract'
+import { BlogdeskError } from '../../../src-shared/contract'
 import { readLayout, type ByteSource } from './containers'
 import { MAX_MEDIA_BYTES, openMediaFile, unreadable } from './media-file'
 import { IMAGE_FORMATS_IN_WORDS, SNIFF_BYTES, sniffImageType, type ImageType } from './sniff'

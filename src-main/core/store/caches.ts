@@ -1,6 +1,6 @@
 // What the servers last said, kept so Blogdesk shows it at once and offline: an account's weblogs, albums and lists,
 // each weblog's categories, and the pages of feeds as last read. Every entry is replaced whole when fresh data arrives.
-import type { AlbumPhoto, ListEntry, ListType, Weblog } from '../../../src-preload/contract'
+import type { AlbumPhoto, ListEntry, ListType, Weblog } from '../../../src-shared/contract'
 import type { Collection, FeedPage, RemotePost } from '../atom'
 import type { LocalStore } from './database'
 

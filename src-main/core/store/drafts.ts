@@ -1,6 +1,6 @@
 // Drafts: what a person writes, kept locally from the first keystroke, with a history of revisions to go back to.
 import { randomUUID } from 'node:crypto'
-import { BlogdeskError, type DraftPosition } from '../../../src-preload/contract'
+import { BlogdeskError, type DraftPosition } from '../../../src-shared/contract'
 import type { RemotePost } from '../atom'
 import type { LocalStore, Row } from './database'
 

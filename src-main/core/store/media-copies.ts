@@ -5,7 +5,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
-import { BlogdeskError } from '../../../src-preload/contract'
+import { BlogdeskError } from '../../../src-shared/contract'
 import {
   IMAGE_EXTENSIONS,
   IMAGE_FORMATS_IN_WORDS,

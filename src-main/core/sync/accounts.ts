@@ -1,6 +1,6 @@
 // What the sync engine needs of accounts: a client that signs each request with the account's current password,
 // and the account's weblogs (for the UploadURI and FeedURI of a weblog not in the cache).
-import type { Weblog } from '../../../src-preload/contract'
+import type { Weblog } from '../../../src-shared/contract'
 import type { Accounts } from '../accounts'
 import { AtomClient, type Fetch } from '../atom'
 

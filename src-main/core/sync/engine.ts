@@ -15,7 +15,7 @@
 //   post already gone is done.
 import { extname } from 'node:path'
 import { formatW3cDate } from '../../../src-protocol'
-import { BlogdeskError, type Weblog } from '../../../src-preload/contract'
+import { BlogdeskError, type Weblog } from '../../../src-shared/contract'
 import { RequestFailure, type AtomClient, type ListItemToSend, type RemotePost } from '../atom'
 import { Caches, Drafts, MediaCopies, type Draft, type MediaCopy, type DraftRemote, type DraftState, type LocalStore } from '../store'
 import type { AccountsForSync } from './accounts'

@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Weblog } from '../../../src-preload/contract'
+import type { Weblog } from '../../../src-shared/contract'
 import { Accounts, FileVault } from '../accounts'
 import type { AtomClient, FeedPage, RemotePost } from '../atom'
 import { Caches, Drafts, LocalStore, MediaCopies } from '../store'

@@ -7,7 +7,7 @@ import {
   type AccountSummary,
   type Handlers,
   type Transport,
-} from '../../../src-preload/contract'
+} from '../../../src-shared/contract'
 import type { Api, ApiError } from './api'
 
 const melody: AccountSummary = {

@@ -1,6 +1,6 @@
 // The single place that reads window.blog. Every call resolves to its value or throws an ApiError, so stores
 // handle failures with try/catch and can still tell offline from a refused password from a bug by `code`.
-import { channels, type BlogApi, type Envelope, type FailureCode } from '../../../src-preload/contract'
+import { channels, type BlogApi, type Envelope, type FailureCode } from '../../../src-shared/contract'
 
 declare global {
   interface Window {

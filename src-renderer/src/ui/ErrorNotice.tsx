@@ -1,4 +1,4 @@
-import type { Failure, FailureCode } from '../../../src-preload/contract'
+import type { Failure, FailureCode } from '../../../src-shared/contract'
 import { Alert, type AlertTone } from './Alert'
 import { Button } from './Button'
 

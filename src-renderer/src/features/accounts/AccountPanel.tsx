@@ -1,5 +1,5 @@
 import { useId, useState } from 'react'
-import type { AccountSummary } from '../../../../src-preload/contract'
+import type { AccountSummary } from '../../../../src-shared/contract'
 import { toApiError, type ApiError } from '../../lib/api'
 import { Alert, Button, Card, ConfirmDialog, ErrorNotice, Pane } from '../../ui'
 import { ChangePasswordForm } from './ChangePasswordForm'

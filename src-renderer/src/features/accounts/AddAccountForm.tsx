@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react'
-import type { NewAccount } from '../../../../src-preload/contract'
+import type { NewAccount } from '../../../../src-shared/contract'
 import { Button, ErrorNotice, Spinner, TextField, isRetryable } from '../../ui'
 import { isHttpUrl } from './isHttpUrl'
 import { useAccountsStore } from './store'

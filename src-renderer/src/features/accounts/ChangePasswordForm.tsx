@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
-import type { AccountSummary } from '../../../../src-preload/contract'
+import type { AccountSummary } from '../../../../src-shared/contract'
 import { Button, ErrorNotice, Spinner, TextField } from '../../ui'
 import { toApiError, type ApiError } from '../../lib/api'
 import { useAccountsStore } from './store'

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
-import type { AccountSummary, JsonConnection } from '../../../../src-preload/contract'
+import type { AccountSummary, JsonConnection } from '../../../../src-shared/contract'
 import { Button, ErrorNotice, Spinner, TextField } from '../../ui'
 import { isHttpUrl } from './isHttpUrl'
 import { useAccountsStore } from './store'

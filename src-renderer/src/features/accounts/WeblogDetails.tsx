@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import type { Weblog } from '../../../../src-preload/contract'
+import type { Weblog } from '../../../../src-shared/contract'
 import { api } from '../../lib/api'
 import { Card, Icon, Pane, Spinner } from '../../ui'
 import { displayUrl } from './displayUrl'

@@ -1,7 +1,7 @@
 // View state for accounts and their weblogs. The main process owns the data; this store mirrors what it last said,
 // tracks what is loading or being asked of the server, and moves the person to what they just added.
 import { create } from 'zustand'
-import type { AccountSummary, JsonConnection, NewAccount, Weblog } from '../../../../src-preload/contract'
+import type { AccountSummary, JsonConnection, NewAccount, Weblog } from '../../../../src-shared/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 import { sharedWhileInFlight } from '../../lib/sharedWhileInFlight'
 import { whenIdle } from '../../lib/whenIdle'

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react'
-import type { AlbumPhoto } from '../../../../src-preload/contract'
+import type { AlbumPhoto } from '../../../../src-shared/contract'
 import { api } from '../../lib/api'
 import { Alert, Button, ErrorNotice, Icon, Pane, Spinner, TextField, classNames } from '../../ui'
 import { albumKey, useAlbumStore, type DroppedFile, type UploadRow } from './albumStore'

@@ -1,5 +1,5 @@
 import { useEffect, useId } from 'react'
-import type { CollectionListing } from '../../../../src-preload/contract'
+import type { CollectionListing } from '../../../../src-shared/contract'
 import { ErrorNotice, NavItem, Spinner } from '../../ui'
 import { useNavigation } from '../navigation'
 import { LIST_TYPE_NAMES } from './listTypes'

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
-import type { ListEntry, ListType, OutboxItem } from '../../../../src-preload/contract'
+import type { ListEntry, ListType, OutboxItem } from '../../../../src-shared/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 import { Button, ErrorNotice, Icon, Pane, Spinner, TextArea, TextField, classNames } from '../../ui'
 import { FIELD_LABELS, LIST_TYPE_ORDER, LIST_TYPES } from './listTypes'

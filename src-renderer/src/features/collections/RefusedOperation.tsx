@@ -1,4 +1,4 @@
-import type { OutboxItem } from '../../../../src-preload/contract'
+import type { OutboxItem } from '../../../../src-shared/contract'
 import { Alert, Button } from '../../ui'
 
 interface RefusedOperationProps {

@@ -2,7 +2,7 @@
 // place) and refused in words when it cannot be sent; then queued through the outbox, which sends them when the
 // server can be reached and keeps them across restarts. Also the photos Blogdesk sent to the album before.
 import { create } from 'zustand'
-import type { AlbumPhoto, PhotoPreview } from '../../../../src-preload/contract'
+import type { AlbumPhoto, PhotoPreview } from '../../../../src-shared/contract'
 import { api, ApiError, toApiError } from '../../lib/api'
 import { useOutboxTracking } from './outboxTracking'
 import type { Loadable } from './store'

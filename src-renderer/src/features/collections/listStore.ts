@@ -1,7 +1,7 @@
 // A typed list's pane: the items Blogdesk added to it (with what the server looked up), and new ones on their way
 // through the outbox, so an item added offline shows as queued and appears filled in once the server took it.
 import { create } from 'zustand'
-import type { ListEntry, NewListEntry, OutboxItem } from '../../../../src-preload/contract'
+import type { ListEntry, NewListEntry, OutboxItem } from '../../../../src-shared/contract'
 import { api, toApiError } from '../../lib/api'
 import { useOutboxTracking } from './outboxTracking'
 import type { Loadable } from './store'

@@ -1,6 +1,6 @@
 // What each kind of typed list asks for in its add form, and how its items' details read. The names are the
 // elements of the type's namespace (spec §2.7); the server fills in what a lookup can find.
-import type { ListType } from '../../../../src-preload/contract'
+import type { ListType } from '../../../../src-shared/contract'
 
 export interface FieldSpec {
   name: string

@@ -2,7 +2,7 @@
 // from before a restart. Kept fresh from the outbox's events, which may overtake the answer of the call that queued
 // the operation: an item is always shown as its latest event says.
 import { create } from 'zustand'
-import type { OutboxItem, UploadProgress } from '../../../../src-preload/contract'
+import type { OutboxItem, UploadProgress } from '../../../../src-shared/contract'
 import { api } from '../../lib/api'
 
 interface OutboxTrackingState {

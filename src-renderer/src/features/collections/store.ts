@@ -2,7 +2,7 @@
 // Blogdesk's cache at once, then read again from the server once per session, so a new album appears without a
 // restart and an offline start still shows what was there.
 import { create } from 'zustand'
-import type { CollectionListing, CollectionSummary, ListType } from '../../../../src-preload/contract'
+import type { CollectionListing, CollectionSummary, ListType } from '../../../../src-shared/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 import { sharedWhileInFlight } from '../../lib/sharedWhileInFlight'
 import { whenIdle } from '../../lib/whenIdle'

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { DraftSummary } from '../../../../src-preload/contract'
+import type { DraftSummary } from '../../../../src-shared/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 import { Alert, Button, ErrorNotice } from '../../ui'
 

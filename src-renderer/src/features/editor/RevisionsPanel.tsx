@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react'
-import type { RevisionSummary } from '../../../../src-preload/contract'
+import type { RevisionSummary } from '../../../../src-shared/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 import { Button, ErrorNotice, Spinner } from '../../ui'
 import type { Loadable } from './store'

@@ -1,4 +1,4 @@
-import type { DraftState } from '../../../../src-preload/contract'
+import type { DraftState } from '../../../../src-shared/contract'
 import { classNames } from '../../ui'
 import './state-badge.css'
 

@@ -1,7 +1,7 @@
 // The application menu's commands reach the page as a `blogdesk:command` CustomEvent on window (the shell
 // re-dispatches `app:command`); the editor's keyboard shortcuts lead to the same actions.
 import { useEffect, useRef } from 'react'
-import type { AppCommand, WeblogAddress } from '../../../../src-preload/contract'
+import type { AppCommand, WeblogAddress } from '../../../../src-shared/contract'
 import { useNavigation } from '../navigation'
 import { useDraftsStore } from './store'
 

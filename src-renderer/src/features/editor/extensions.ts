@@ -7,7 +7,7 @@ import StarterKit from '@tiptap/starter-kit'
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model'
 import { Plugin, PluginKey } from '@tiptap/pm/state'
 import { Decoration, DecorationSet, type EditorView, type NodeView } from '@tiptap/pm/view'
-import type { LocalImage } from '../../../../src-preload/contract'
+import type { LocalImage } from '../../../../src-shared/contract'
 import { sanitizeHtml } from './html'
 
 export const LOCAL_MEDIA_SCHEME = 'blogdesk-media:'

@@ -1,7 +1,7 @@
 // One open draft's saving: changes are written to the local draft a moment after typing pauses ("Saved locally"),
 // at once on Ctrl/Cmd+S, before publishing, and when the editor closes. Saves go one at a time, in order.
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { DraftEdit, DraftSummary } from '../../../../src-preload/contract'
+import type { DraftEdit, DraftSummary } from '../../../../src-shared/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 import { AfterPause } from './pause'
 import { useDraftsStore } from './store'

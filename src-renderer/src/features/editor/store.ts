@@ -2,7 +2,7 @@
 // (its state moves as the outbox sends it: Queued → Sending → Published). The main process owns the drafts; this
 // store mirrors them and follows `drafts:changed`.
 import { create } from 'zustand'
-import type { DraftSummary, WeblogAddress } from '../../../../src-preload/contract'
+import type { DraftSummary, WeblogAddress } from '../../../../src-shared/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 import { sharedWhileInFlight } from '../../lib/sharedWhileInFlight'
 

@@ -1,5 +1,5 @@
 import { Fragment, memo, useId, type Ref } from 'react'
-import type { ActivityEvent } from '../../../../src-preload/contract'
+import type { ActivityEvent } from '../../../../src-shared/contract'
 import { classNames } from '../../ui'
 import { sanitizedHtml } from './sanitize'
 import { avatarSource, exactTime, nameOf, relativeTime, sentenceOf, type SentencePart } from './words'

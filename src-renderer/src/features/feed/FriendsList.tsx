@@ -1,5 +1,5 @@
 import { memo, useEffect, useId, useState, type FormEvent } from 'react'
-import type { AccountSummary, FriendSummary, Person } from '../../../../src-preload/contract'
+import type { AccountSummary, FriendSummary, Person } from '../../../../src-shared/contract'
 import { api } from '../../lib/api'
 import { Button, ConfirmDialog, ErrorNotice, ListHeader, Spinner, TextField, classNames } from '../../ui'
 import { useAccountsStore } from '../accounts'

@@ -2,7 +2,7 @@
 // news waits above until asked for and then goes in without changing any row below it, older pages extend the
 // list, and a cache started afresh is read again. The cache here is a small stand-in for the core's, with its rules.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { buildBlogApi, type ActivityEvent, type FeedState, type FriendSummary } from '../../../../src-preload/contract'
+import { buildBlogApi, type ActivityEvent, type FeedState, type FriendSummary } from '../../../../src-shared/contract'
 import type { FeedCalls, FeedWindow as FeedWindowClass } from './feed-window'
 
 let FeedWindow: typeof FeedWindowClass

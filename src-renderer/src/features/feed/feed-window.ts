@@ -5,7 +5,7 @@
 //
 // Rows are stored by slot: a row's index minus the number of rows inserted above since the feed opened. Inserting
 // news therefore moves no stored row, and the cache's offset of slot s is s + inserted + pending.
-import type { ActivityEvent, FeedSlice, FeedState, FriendRef, FriendSummary, SeenRef } from '../../../../src-preload/contract'
+import type { ActivityEvent, FeedSlice, FeedState, FriendRef, FriendSummary, SeenRef } from '../../../../src-shared/contract'
 import { toApiError, type ApiError } from '../../lib/api'
 import { NEWS_REDRAW_INTERVAL_MS, throttled } from './throttle'
 

@@ -1,7 +1,7 @@
 // Whom each account follows, and the neighbours it could follow: mirrors of what the main process last said, what
 // is loading, and how following someone went. Counts of news come in with 'friends:updated'.
 import { create } from 'zustand'
-import type { FriendSummary, Person } from '../../../../src-preload/contract'
+import type { FriendSummary, Person } from '../../../../src-shared/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 import { NEWS_REDRAW_INTERVAL_MS, throttled } from './throttle'
 

@@ -1,6 +1,6 @@
 // What the feed says of an event, when, and with which avatar.
 import { describe, expect, it } from 'vitest'
-import type { ActivityEvent, Person } from '../../../../src-preload/contract'
+import type { ActivityEvent, Person } from '../../../../src-shared/contract'
 import { avatarSource, relativeTime, sentenceOf, sentenceText } from './words'
 
 const ana: Person = {

@@ -1,6 +1,6 @@
 // What an event says, in the feed's words: a sentence of who did what to what ("Ana posted “Spring”"), when it
 // happened as a person says it ("5 min ago") and exactly, and the avatar at the size the feed draws it.
-import type { ActivityEvent, Person } from '../../../../src-preload/contract'
+import type { ActivityEvent, Person } from '../../../../src-shared/contract'
 
 export type SentencePart =
   | { kind: 'text'; text: string }

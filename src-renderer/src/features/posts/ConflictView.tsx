@@ -1,5 +1,5 @@
 import { useId, useMemo, useState, type MouseEvent } from 'react'
-import type { ConflictChoice, PostDraft, PostVersion } from '../../../../src-preload/contract'
+import type { ConflictChoice, PostDraft, PostVersion } from '../../../../src-shared/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 import { Button, ErrorNotice, TextField, classNames } from '../../ui'
 import { CategoryPicker } from './CategoryPicker'

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react'
-import type { DraftState, RemotePostSummary, WeblogAddress } from '../../../../src-preload/contract'
+import type { DraftState, RemotePostSummary, WeblogAddress } from '../../../../src-shared/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 import { Alert, Button, ConfirmDialog, ErrorNotice, ListHeader, Spinner, classNames } from '../../ui'
 import { useNavigation } from '../navigation'

@@ -2,7 +2,7 @@
 // keeps what it last answered per weblog, what is loading, and what failed, so the list, the categories pane and
 // every category picker of a weblog show the same thing.
 import { create } from 'zustand'
-import type { CategoryListing, RemotePostSummary, WeblogAddress } from '../../../../src-preload/contract'
+import type { CategoryListing, RemotePostSummary, WeblogAddress } from '../../../../src-shared/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 import { sharedWhileInFlight } from '../../lib/sharedWhileInFlight'
 

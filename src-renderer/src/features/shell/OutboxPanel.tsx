@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react'
-import type { OutboxItem, OutboxItemKind, OutboxItemState } from '../../../../src-preload/contract'
+import type { OutboxItem, OutboxItemKind, OutboxItemState } from '../../../../src-shared/contract'
 import { api } from '../../lib/api'
 import { Button, classNames, ConfirmDialog, ErrorNotice, Icon, Pane, Spinner } from '../../ui'
 import { useAccountsStore } from '../accounts'

@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import type { AccountSummary, Weblog } from '../../../../src-preload/contract'
+import type { AccountSummary, Weblog } from '../../../../src-shared/contract'
 import { Button, ErrorNotice, Icon, NavItem, Spinner } from '../../ui'
 import { useAccountsStore } from '../accounts'
 import { CollectionsNav } from '../collections'

@@ -1,4 +1,4 @@
-import type { OutboxCounts } from '../../../../src-preload/contract'
+import type { OutboxCounts } from '../../../../src-shared/contract'
 import { classNames, Icon } from '../../ui'
 import { useNavigation } from '../navigation'
 import { useStatusStore } from './statusStore'

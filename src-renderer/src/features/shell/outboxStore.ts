@@ -1,7 +1,7 @@
 // The outbox as the status panel shows it: every operation not yet sent, and those sent while the app was open (so
 // the person sees them arrive), in the order they were queued, with each upload's progress.
 import { create } from 'zustand'
-import type { OutboxItem, UploadProgress } from '../../../../src-preload/contract'
+import type { OutboxItem, UploadProgress } from '../../../../src-shared/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 
 export type OutboxList = { status: 'idle' } | { status: 'loading' } | { status: 'loaded' } | { status: 'failed'; error: ApiError }

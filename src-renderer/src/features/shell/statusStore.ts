@@ -1,6 +1,6 @@
 // The app's status as the main process last told it: connectivity, the outbox's counts and paused accounts.
 import { create } from 'zustand'
-import type { AppStatus } from '../../../../src-preload/contract'
+import type { AppStatus } from '../../../../src-shared/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 import { sharedWhileInFlight } from '../../lib/sharedWhileInFlight'
 
