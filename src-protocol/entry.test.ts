@@ -38,7 +38,12 @@ describe('readEntry reads the Atom 0.3 entries real peers send', () => {
       author: { name: 'Melody', url: 'http://melody.example.org/', email: null },
       links: [
         { rel: 'alternate', href: 'http://melody.example.org/2025/03/tram-28.html', type: 'text/html', title: null },
-        { rel: 'service.edit', href: 'http://melody.example.org/atom/weblog/blog_id=3/entry_id=518', type: 'application/x.atom+xml', title: 'Edit' },
+        {
+          rel: 'service.edit',
+          href: 'http://melody.example.org/atom/weblog/blog_id=3/entry_id=518',
+          type: 'application/x.atom+xml',
+          title: 'Tram 28, end to end',
+        },
       ],
       subjects: ['Travel', 'Lisbon'],
       extensions: [],

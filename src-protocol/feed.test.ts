@@ -71,7 +71,7 @@ describe('readFeed reads the feeds real peers served', () => {
       title: null,
     })
     // The enclosure markup uses at: attributes declared on the unwrapped div: the declaration moves with them.
-    expect(tiles?.content?.value).toContain('<div xmlns:at="http://www.sixapart.com/ns/at" at:enclosure="asset"')
+    expect(tiles?.content?.value).toContain('<div xmlns:at="http://www.sixapart.com/ns/at" class="media" at:enclosure="asset"')
     for (const entry of feed.entries) expect(isWellFormedMarkup(entry.content?.value ?? ''), entry.title ?? '').toBe(true)
   })
 
