@@ -20,47 +20,52 @@ function refusal(xml: string): XmlError {
   throw new Error(`readEntry accepted ${JSON.stringify(xml.slice(0, 80))}`)
 }
 
-describe('readEntry reads the Atom 0.3 entries real peers sent', () => {
-  test('TypePad’s full entry (XML::Atom sample): every field, dates with their offsets untouched', () => {
-    const entry = readEntry(readFixture('atom03/xmlatom-entry-typepad-full.xml'))
+describe('readEntry reads the Atom 0.3 entries real peers send', () => {
+  test('a full TypePad-style entry: every field, dates with their offsets untouched', () => {
+    const entry = readEntry(readFixture('atom03/written/entry-full.xml'))
     expect(entry).toEqual({
-      title: 'Guest Author',
-      summary: "No, Ben isn't updating. It's me testing out guest author functionality....",
+      title: 'Tram 28, end to end',
+      summary: "From Martim Moniz to Campo de Ourique: it's slower than walking....",
       content: {
         mode: 'xml',
         type: 'text/html',
-        value: "<p>No, Ben isn't updating. It's me testing out guest author functionality.</p>",
+        value: "<p>From Martim Moniz to Campo de Ourique: it's slower than walking, and worth every minute.</p>",
       },
-      issued: '2003-07-21T02:47:34-07:00',
-      modified: '2003-08-22T18:36:57-07:00',
-      created: '2003-07-21T02:47:34-07:00',
-      id: 'tag:typepad.com:post:75207',
-      author: { name: 'Mena', url: 'http://mena.typepad.com/', email: null },
+      issued: '2025-03-14T08:15:00-03:00',
+      modified: '2025-03-15T21:40:12-03:00',
+      created: '2025-03-14T08:15:00-03:00',
+      id: 'tag:melody.example.org,2025:post-518',
+      author: { name: 'Melody', url: 'http://melody.example.org/', email: null },
       links: [
-        { rel: 'alternate', href: 'http://ben.stupidfool.org/typepad/2003/07/guest_author.html', type: 'text/html', title: null },
-        { rel: 'service.edit', href: 'http://www.example.com/atom/entry_id=75207', type: 'application/x.atom+xml', title: 'Edit' },
+        { rel: 'alternate', href: 'http://melody.example.org/2025/03/tram-28.html', type: 'text/html', title: null },
+        {
+          rel: 'service.edit',
+          href: 'http://melody.example.org/atom/weblog/blog_id=3/entry_id=518',
+          type: 'application/x.atom+xml',
+          title: 'Tram 28, end to end',
+        },
       ],
-      subjects: ['Food', 'Cats'],
+      subjects: ['Travel', 'Lisbon'],
       extensions: [],
     })
   })
 
-  test('TypePad’s UTF-8 entry in Japanese', () => {
-    const entry = readEntry(readFixture('atom03/xmlatom-entry-typepad-utf8.xml'))
-    expect(entry.title).toBe('フーバー')
-    expect(entry.summary).toBe('これはサマリ')
-    expect(entry.author?.name).toBe('ミナ')
-    expect(entry.subjects).toEqual(['たべもの', '猫'])
-    expect(entry.content).toEqual({ mode: 'xml', type: 'text/html', value: '<p>これは日本語のポストです。</p>' })
+  test('a UTF-8 entry in Japanese', () => {
+    const entry = readEntry(readFixture('atom03/written/entry-utf8-japanese.xml'))
+    expect(entry.title).toBe('路面電車の旅')
+    expect(entry.summary).toBe('坂の街の黄色い電車')
+    expect(entry.author?.name).toBe('メロディ')
+    expect(entry.subjects).toEqual(['旅行', '電車'])
+    expect(entry.content).toEqual({ mode: 'xml', type: 'text/html', value: '<p>リスボンの坂を路面電車で登りました。</p>' })
   })
 
   test('content mode="xml" with xmlns repeated on every element and the div indented inside content', () => {
-    const entry = readEntry(readFixture('atom03/xmlatom-entry-content-mode-xml.xml'))
-    expect(entry.title).toBe('Unit Test 1')
+    const entry = readEntry(readFixture('atom03/written/entry-content-mode-xml.xml'))
+    expect(entry.title).toBe('Azulejos')
     expect(entry.content).toEqual({
       mode: 'xml',
       type: null,
-      value: '<img src="foo.gif" align="left"/> This is what you get when you do unit testing.',
+      value: '<img src="azulejos.jpg" alt="blue tiles"/> Blue and white tiles on every second house.',
     })
   })
 
@@ -75,24 +80,25 @@ describe('readEntry reads the Atom 0.3 entries real peers sent', () => {
     })
   })
 
-  test('Movable Type’s test request: content without mode or type is xml, plain text is its markup', () => {
-    const entry = readEntry(readFixture('atom03/mt-test-post-entry-request.xml'))
-    expect(entry.title).toBe('Julius Caesar, Act I, Scene II')
+  test('content without mode or type is xml, plain text is its markup', () => {
+    const entry = readEntry(readFixture('atom03/written/entry-plain-content.xml'))
+    expect(entry.title).toBe('Pastéis de nata, a ranking')
     expect(entry.content).toEqual({
       mode: 'xml',
       type: null,
-      value: 'An English playwright, poet, and actor, widely regarded as the greatest writer',
+      value: 'Six bakeries, one custard tart at each, and a clear winner near the monastery',
     })
-    expect(entry.issued).toBe('2004-08-06T00:43:34+01:00')
+    expect(entry.issued).toBe('2025-06-01T16:20:05+01:00')
   })
 
-  test('the Lifeblog photo: base64 content with its line breaks removed, typepad:standalone kept as an extension', () => {
-    const xml = readFixture('atom03/xmlatom-lifeblog-photo-base64-standalone.xml')
+  test('a Lifeblog-style photo: base64 content with its line breaks removed, typepad:standalone kept as an extension', () => {
+    const xml = readFixture('atom03/written/photo-base64-standalone.xml')
     const entry = readEntry(xml)
-    expect(entry.title).toBe('me.jpg')
+    expect(entry.title).toBe('tram-0412.jpg')
     expect(entry.content?.mode).toBe('base64')
     expect(entry.content?.type).toBe('image/jpeg')
     const sent = /mode="base64" type="image\/jpeg">([^<]*)</.exec(xml)?.[1] ?? ''
+    expect(sent).toContain('\n')
     expect(entry.content?.value).toBe(sent.replace(/\s/g, ''))
     expect(entry.content?.value).toMatch(/^\/9j\/4AAQSkZJRg[A-Za-z0-9+/]+=*$/)
     expect(Buffer.from(entry.content?.value ?? '', 'base64').subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]))
@@ -118,66 +124,66 @@ describe('readEntry reads the Atom 0.3 entries real peers sent', () => {
   })
 })
 
-describe('readEntry reads the typed-list and photo entries the Atomizer client sends', () => {
+describe('readEntry reads typed-list and photo entries shaped as TypePad clients send them', () => {
   test('a photo: title, caption, base64 content and the photo: elements', () => {
-    const entry = readEntry(readFixture('atom03/reconstructed/gallery-photo-entry.xml'))
-    expect(entry.title).toBe('PHOTO TITLE')
-    expect(entry.summary).toBe('CAPTION')
-    expect(entry.content).toEqual({ mode: 'base64', type: 'image/jpeg', value: '/9j/4AAQ...BASE64...' })
-    expect(entry.issued).toBe('2005-01-01T12:00:00')
+    const entry = readEntry(readFixture('atom03/written/gallery-photo-entry.xml'))
+    expect(entry.title).toBe('Tram 28 on the hill')
+    expect(entry.summary).toBe('The yellow tram on its way up to the castle')
+    expect(entry.content).toMatchObject({ mode: 'base64', type: 'image/jpeg', value: expect.stringMatching(/^\/9j\/[A-Za-z0-9+/]+=*$/) })
+    expect(entry.issued).toBe('2025-05-02T21:00:00')
     expect(extensionTexts(entry)).toEqual({
-      [`{${NS.photo}}filename`]: 'photo.jpg',
-      [`{${NS.photo}}location`]: 'LOCATION',
-      [`{${NS.photo}}taken`]: '2005-01-01T12:00:00',
+      [`{${NS.photo}}filename`]: 'tram-28.jpg',
+      [`{${NS.photo}}location`]: 'Graça, Lisbon',
+      [`{${NS.photo}}taken`]: '2025-05-02T20:41:00',
     })
   })
 
   test('a book, with its rating in the RVW namespace and no Atom title', () => {
-    const entry = readEntry(readFixture('atom03/reconstructed/typelist-book-entry.xml'))
+    const entry = readEntry(readFixture('atom03/written/typelist-book-entry.xml'))
     expect(entry.title).toBeNull()
-    expect(entry.content?.value).toBe('REVIEW TEXT')
+    expect(entry.content?.value).toBe('Read it slowly, one chapter per tram line.')
     expect(extensionTexts(entry)).toEqual({
-      [`{${NS.book}}isbn`]: '0000000000',
-      [`{${NS.book}}author`]: 'AUTHOR',
+      [`{${NS.book}}isbn`]: '9789720004185',
+      [`{${NS.book}}author`]: 'Inês Carvalho',
       [`{${NS.rvw}}value`]: '4',
-      [`{${NS.book}}title`]: 'TITLE',
+      [`{${NS.book}}title`]: 'Seven Hills, Seven Tram Lines',
     })
   })
 
   test('a song, whose namespace comes with the prefix "music:" rather than "song:"', () => {
-    const entry = readEntry(readFixture('atom03/reconstructed/typelist-song-entry.xml'))
+    const entry = readEntry(readFixture('atom03/written/typelist-song-entry.xml'))
     expect(extensionTexts(entry)).toEqual({
-      [`{${NS.song}}album`]: 'ALBUM',
-      [`{${NS.song}}artist`]: 'ARTIST',
-      [`{${NS.song}}title`]: 'SONG TITLE',
-      [`{${NS.song}}thumbnail`]: 'http://example.com/cover.jpg',
+      [`{${NS.song}}album`]: 'Linha 28',
+      [`{${NS.song}}artist`]: 'Os Eléctricos',
+      [`{${NS.song}}title`]: 'Rua da Saudade',
+      [`{${NS.song}}thumbnail`]: 'http://music.example.net/covers/linha-28.jpg',
       [`{${NS.rvw}}value`]: '5',
     })
   })
 
   test('a person, with a one-line bio', () => {
-    const entry = readEntry(readFixture('atom03/reconstructed/typelist-person-entry.xml'))
+    const entry = readEntry(readFixture('atom03/written/typelist-person-entry.xml'))
     expect(extensionTexts(entry)).toEqual({
-      [`{${NS.person}}homepage`]: 'http://example.com/',
-      [`{${NS.person}}email`]: 'someone@example.com',
-      [`{${NS.person}}foaf_url`]: 'http://example.com/foaf.rdf',
-      [`{${NS.person}}name`]: 'NAME',
-      [`{${NS.person}}homepage_name`]: 'http://example.com/blog/',
-      [`{${NS.bio}}olb`]: 'ONE LINE BIO',
+      [`{${NS.person}}homepage`]: 'http://joana.example.net/',
+      [`{${NS.person}}email`]: 'joana@example.net',
+      [`{${NS.person}}foaf_url`]: 'http://joana.example.net/foaf.rdf',
+      [`{${NS.person}}name`]: 'Joana Reis',
+      [`{${NS.person}}homepage_name`]: 'Joana draws',
+      [`{${NS.bio}}olb`]: 'Sketches the city one tram stop at a time.',
     })
   })
 
   test('a link item: link:url and link:title are extensions, not Atom links', () => {
-    const entry = readEntry(readFixture('atom03/reconstructed/typelist-link-entry.xml'))
+    const entry = readEntry(readFixture('atom03/written/typelist-link-entry.xml'))
     expect(entry.links).toEqual([])
-    expect(entry.content?.value).toBe('REVIEW / NOTE TEXT')
-    expect(extensionTexts(entry)).toEqual({ [`{${NS.link}}url`]: 'http://example.com/', [`{${NS.link}}title`]: 'LINK TITLE' })
+    expect(entry.content?.value).toBe('Timetables for every tram line, kept up to date.')
+    expect(extensionTexts(entry)).toEqual({ [`{${NS.link}}url`]: 'http://transit.example.org/trams/', [`{${NS.link}}title`]: 'Lisbon tram timetables' })
   })
 
   test('an upload to the UploadURI', () => {
-    const entry = readEntry(readFixture('atom03/reconstructed/upload-service-entry.xml'))
-    expect(entry.title).toBe('file.jpg')
-    expect(entry.content).toEqual({ mode: 'base64', type: 'image/jpeg', value: '/9j/4AAQ...BASE64...' })
+    const entry = readEntry(readFixture('atom03/written/upload-service-entry.xml'))
+    expect(entry.title).toBe('menu-board.jpg')
+    expect(entry.content).toMatchObject({ mode: 'base64', type: 'image/jpeg', value: expect.stringMatching(/^\/9j\/[A-Za-z0-9+/]+=*$/) })
   })
 })
 

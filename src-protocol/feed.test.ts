@@ -5,73 +5,73 @@ import { readCapture, readFixture, readMessageBody } from './test-fixtures'
 const MT = 'http://127.0.0.1:5080/cgi-bin/mt-atom.cgi'
 
 describe('readFeed reads the feeds real peers served', () => {
-  test('Movable Type 2.64’s Atom 0.3 feed: one xml entry, the rest escaped with CDATA', () => {
-    const feed = readFeed(readFixture('atom03/xmlatom-feed-mt264-atom03.xml'))
-    expect(feed.title).toBe('dive into atom')
-    expect(feed.links).toEqual([{ rel: 'alternate', href: 'http://diveintomark.org/atom/', type: 'text/html', title: null }])
-    expect(feed.entries).toHaveLength(15)
+  test('an Atom 0.3 feed as Movable Type 2.x wrote it: one xml entry, the rest escaped, some with CDATA', () => {
+    const feed = readFeed(readFixture('atom03/written/feed-atom03.xml'))
+    expect(feed.title).toBe('Notes from the seven hills')
+    expect(feed.links).toEqual([{ rel: 'alternate', href: 'http://hills.example.org/notes/', type: 'text/html', title: null }])
+    expect(feed.entries).toHaveLength(6)
 
     const [first, second, , fourth] = feed.entries as [AtomEntry, AtomEntry, AtomEntry, AtomEntry]
     expect(first).toMatchObject({
-      title: 'Test',
-      summary: "Well, it's about testing, really.",
-      content: { mode: 'xml', type: 'text/html', value: '<p>Python is cool stuff for ReSTy webapps.</p>' },
-      issued: '2003-08-25T07:39:42-05:00',
-      modified: '2003-08-25T12:10:42Z',
-      created: '2003-08-25T11:39:42Z',
-      id: 'tag:diveintomark.org,2003:14.2447',
+      title: 'Miradouro at dawn',
+      summary: "The city's roofs turn orange before the trams start.",
+      content: { mode: 'xml', type: 'text/html', value: '<p>Coffee from a thermos, and the whole river below.</p>' },
+      issued: '2025-09-12T06:40:00-04:00',
+      modified: '2025-09-12T18:05:00Z',
+      created: '2025-09-12T10:40:00Z',
+      id: 'tag:hills.example.org,2025:notes.311',
       // MT wrote an empty dc:subject for entries without a category.
       subjects: [],
-      links: [{ rel: 'alternate', href: 'http://diveintomark.org/atom/archives/002447.html', type: 'text/html', title: null }],
+      links: [{ rel: 'alternate', href: 'http://hills.example.org/notes/archives/000311.html', type: 'text/html', title: null }],
     })
     expect(second.content?.mode).toBe('escaped')
-    expect(second.content?.value.trim()).toBe('Stuff.')
-    expect(fourth.title).toBe('Second attempt.')
-    expect(fourth.content?.value.trim()).toBe('<P><STRONG>Updating </STRONG>now works too.</P>\n<P>How about a new paragraph?</P>')
-    expect(feed.entries.map((entry) => entry.id)).toEqual(expect.arrayContaining(['tag:diveintomark.org,2003:14.2420']))
+    expect(second.content?.value.trim()).toBe('Rain, all day.')
+    expect(fourth.title).toBe('Two paragraphs, old style')
+    expect(fourth.content?.value.trim()).toBe('<P><B>Markup </B>in capitals, as editors wrote it then.</P>\n<P>And a second paragraph.</P>')
+    expect(feed.entries.map((entry) => entry.id)).toEqual(expect.arrayContaining(['tag:hills.example.org,2025:notes.306']))
   })
 
-  test('Vox’s Atom 1.0 feed: categories as subjects, relative edit links resolved, XHTML that stands alone', () => {
-    const baseUrl = 'http://bulknews.vox.com/library/posts/page/1/atom.xml'
-    const feed = readFeed(readFixture('atom03/xmlatom-vox-feed-atom10-rvw02.xml'), { baseUrl })
-    expect(feed.title).toBe("miyagawa's blog")
+  test('a Vox-style Atom 1.0 feed: categories as subjects, relative edit links resolved, XHTML that stands alone', () => {
+    const baseUrl = 'http://ana.example.net/library/posts/page/1/atom.xml'
+    const feed = readFeed(readFixture('atom03/written/feed-atom10.xml'), { baseUrl })
+    expect(feed.title).toBe("Ana's library")
     expect(feed.links.map((link) => [link.rel, link.href])).toEqual([
-      ['self', 'http://bulknews.vox.com/library/posts/page/1/atom.xml'],
-      ['alternate', 'http://bulknews.vox.com/library/posts/page/1/'],
-      ['service.post', 'http://www.vox.com/atom/svc=post/collection_id=6a00b8ea067a57dece00b8ea071ac51bc0'],
-      ['service.subscribe', 'http://bulknews.vox.com/library/posts/atom.xml'],
-      ['next', 'http://bulknews.vox.com/library/posts/page/2/atom.xml'],
-      ['last', 'http://bulknews.vox.com/library/posts/page/8/atom.xml'],
+      ['self', 'http://ana.example.net/library/posts/page/1/atom.xml'],
+      ['alternate', 'http://ana.example.net/library/posts/page/1/'],
+      ['service.post', 'http://hub.example.net/atom/svc=post/collection_id=c0ffee01'],
+      ['service.subscribe', 'http://ana.example.net/library/posts/atom.xml'],
+      ['next', 'http://ana.example.net/library/posts/page/2/atom.xml'],
+      ['last', 'http://ana.example.net/library/posts/page/5/atom.xml'],
     ])
-    expect(feed.entries).toHaveLength(10)
+    expect(feed.entries).toHaveLength(4)
 
-    const pirates = feed.entries[0]
-    expect(pirates).toMatchObject({
-      title: "Pirates of Caribbean - Dead Man's Chest",
-      issued: '2006-07-18T03:00:19Z',
-      modified: '2006-07-18T07:02:12Z',
-      id: 'tag:vox.com,2006-07-18:asset-6a00b8ea067a57dece00c2251d59be549d',
+    const fado = feed.entries[0]
+    expect(fado).toMatchObject({
+      title: 'Fado night in Alfama',
+      issued: '2025-10-04T20:30:00Z',
+      modified: '2025-10-04T22:10:00Z',
+      id: 'tag:hub.example.net,2025-10-04:asset-a0001',
       content: { mode: 'xml', type: 'application/xhtml+xml' },
     })
-    expect(pirates?.links.find((link) => link.rel === 'service.edit')?.href).toBe(
-      'http://bulknews.vox.com/library/posts/page/1/atom/svc=post/asset_id=6a00b8ea067a57dece00c2251d59be549d',
+    expect(fado?.links.find((link) => link.rel === 'service.edit')?.href).toBe(
+      'http://ana.example.net/library/posts/page/1/atom/svc=post/asset_id=a0001',
     )
-    expect(pirates?.content?.value).toContain('<p>Last night I went to the preview show of &quot;Pirates of Caribbean')
+    expect(fado?.content?.value).toContain('<p>Last night a friend took me to a &quot;fado vadio&quot; evening')
 
-    const zidane = feed.entries.find((entry) => entry.title === 'Materazzi is an idiot')
-    expect(zidane?.subjects).toEqual(['asshole', 'worldcup', 'football', 'zidane', 'materazzi', 'zinédine zidane'])
-    expect(zidane?.links.find((link) => link.rel === 'enclosure')).toBeUndefined()
+    const pastries = feed.entries.find((entry) => entry.title === 'Pastry crawl')
+    expect(pastries?.subjects).toEqual(['food', 'belém', 'pastéis de nata', 'bakeries'])
+    expect(pastries?.links.find((link) => link.rel === 'enclosure')).toBeUndefined()
 
-    const westside = feed.entries.find((entry) => entry.title === 'Westside story')
-    expect(westside?.content?.value.startsWith('<p>coming to Japan this fall</p>')).toBe(true)
-    expect(westside?.links.find((link) => link.rel === 'enclosure')).toEqual({
+    const tiles = feed.entries.find((entry) => entry.title === 'Tiles of Lisbon')
+    expect(tiles?.content?.value.startsWith('<p>blue and white, on every second house</p>')).toBe(true)
+    expect(tiles?.links.find((link) => link.rel === 'enclosure')).toEqual({
       rel: 'enclosure',
-      href: 'http://a1.vox.com/download/6a00b8ea067a57dece00c2251cb4f18fdb-pi',
+      href: 'http://media.example.net/download/p0004-pi',
       type: 'image/jpeg',
       title: null,
     })
     // The enclosure markup uses at: attributes declared on the unwrapped div: the declaration moves with them.
-    expect(westside?.content?.value).toContain('<div xmlns:at="http://www.sixapart.com/ns/at" at:enclosure="asset"')
+    expect(tiles?.content?.value).toContain('<div xmlns:at="http://www.sixapart.com/ns/at" class="media" at:enclosure="asset"')
     for (const entry of feed.entries) expect(isWellFormedMarkup(entry.content?.value ?? ''), entry.title ?? '').toBe(true)
   })
 

@@ -50,7 +50,7 @@ const FRAGMENTS = [
   '<p>Fish &amp; chips &#8212; <a href="/x?a=1&amp;b=2" title=\'it&apos;s\'>link</a>, <em>é</em>.</p>\n<p>Two<br/>lines</p>',
   '<ul><li>One</li><li><code>a &lt; b</code></li></ul><!-- note --><![CDATA[<raw>]]><img src="a.jpg" alt="x > y" />',
   '<blockquote xml:lang="fr"><p>Citation</p></blockquote><pre>  spaced\n  text  </pre>',
-  readFixture('atom03/xmlatom-vox-feed-atom10-rvw02.xml').split('<div xmlns="http://www.w3.org/1999/xhtml" xmlns:at="http://www.sixapart.com/ns/at">')[2]?.split('</content>')[0]?.replace(/<\/div>\s*$/, '') ?? '',
+  readFixture('atom03/written/feed-atom10.xml').split('<div xmlns="http://www.w3.org/1999/xhtml" xmlns:at="http://www.sixapart.com/ns/at">')[2]?.split('</content>')[0]?.replace(/<\/div>\s*$/, '') ?? '',
 ]
 
 const inDiv = (fragment: string) =>

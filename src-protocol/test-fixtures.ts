@@ -1,11 +1,17 @@
 import fs from 'node:fs'
 import path from 'node:path'
 
-// The shared reference captures, read from disk by the tests (see /work/shared/fixtures/README.md).
-const FIXTURES = path.resolve(import.meta.dirname, '../../shared/fixtures')
+// The repository's test documents (test-fixtures/README.md says where each one came from): every test of app,
+// service and protocol reads them through this module, so they are found wherever the repository is checked out.
+const FIXTURES = path.resolve(import.meta.dirname, '../test-fixtures')
 
 export function readFixture(relativePath: string): string {
   return fs.readFileSync(path.join(FIXTURES, relativePath), 'utf8')
+}
+
+/** The names of the files in a folder of test-fixtures/, sorted. */
+export function fixtureNames(folder: string): string[] {
+  return fs.readdirSync(path.join(FIXTURES, folder)).toSorted()
 }
 
 export interface Capture {
@@ -19,7 +25,7 @@ export interface Capture {
   responseBody: string
 }
 
-/** Reads one `######## request` / `######## response` capture of fixtures/peers. */
+/** Reads one `######## request` / `######## response` capture of test-fixtures/peers. */
 export function readCapture(relativePath: string): Capture {
   const text = readFixture(relativePath)
   const [request = '', response = ''] = text.split(/^######## response \d+\n/m)
@@ -40,9 +46,9 @@ function bodyOf(message: string): string {
   return blankLine ? message.slice(blankLine.index + blankLine[0].length) : ''
 }
 
-/** One numbered `=== n. … ===` section of reconstructed/xmlatom-generated-shapes.txt, without its heading. */
+/** One numbered `=== n. … ===` section of atom03/xmlatom-generated-shapes.txt, without its heading. */
 export function generatedShape(section: number): string {
-  const text = readFixture('atom03/reconstructed/xmlatom-generated-shapes.txt')
+  const text = readFixture('atom03/xmlatom-generated-shapes.txt')
   const start = text.indexOf(`=== ${section}. `)
   if (start === -1) throw new Error(`xmlatom-generated-shapes.txt has no section ${section}`)
   const bodyStart = text.indexOf('\n', start) + 1

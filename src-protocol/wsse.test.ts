@@ -84,12 +84,12 @@ describe('WsseVerifier accepts what real clients send', () => {
     expect(await verifier({ Melody: 'secret' }, now).verify(header)).toEqual({ ok: true, username: 'Melody' })
   })
 
-  test('XML::Atom: digest over the raw nonce bytes (reconstructed vector)', async () => {
+  test('XML::Atom: digest over the raw nonce bytes (generated vector)', async () => {
     const outcome = await verifier({ Melody: TYPEPAD_PASSWORD }, VECTOR_CREATED).verify(XMLATOM_RAW_VECTOR)
     expect(outcome).toEqual({ ok: true, username: 'Melody' })
   })
 
-  test('TypePad documentation / old Lifeblog: digest over the nonce text as sent (reconstructed vector)', async () => {
+  test('TypePad documentation / old Lifeblog: digest over the nonce text as sent (generated vector)', async () => {
     const outcome = await verifier({ Melody: TYPEPAD_PASSWORD }, VECTOR_CREATED).verify(TYPEPAD_STYLE_VECTOR)
     expect(outcome).toEqual({ ok: true, username: 'Melody' })
   })

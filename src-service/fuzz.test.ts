@@ -1,32 +1,32 @@
 // Thousands of broken versions of real requests (truncated, bit-flipped, wrong namespaces, huge attributes, entity
 // bombs, deep nesting, invalid UTF-8): the service answers each one without a 5xx, keeps running, and its database
 // stays consistent — every post it acknowledged is in the feed once, and nothing else appeared.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWsseHeader, readEntry, readFeed, readLinkFeed, type WsseCredentials } from '../src-protocol'
+import { readFixture } from '../src-protocol/test-fixtures'
 import { startService, type RunningService } from './server'
 import { Connection } from './store/connection'
 import { DATABASE_FILE } from './store'
 import { readSandboxFile } from './testing/service-fixture'
 
 const MUTANTS = 2000
-const fixtures = join(import.meta.dirname, '../../shared/fixtures/atom03')
-const fixture = (name: string) => readFileSync(join(fixtures, name), 'utf8')
+const fixture = (name: string) => readFixture(`atom03/${name}`)
 
-/** A tiny valid GIF, so that some mutants of the upload and photo seeds stay decodable images. */
+/** A tiny valid GIF in place of a seed's photo: most mutations then land in the XML, and some mutants stay decodable. */
 const DOT_GIF = 'R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=='
-const withRealImage = (xml: string) => xml.replace(/(<content[^>]*mode="base64"[^>]*)type="image\/jpeg"([^>]*>)[^<]*/, `$1type="image/gif"$2${DOT_GIF}`)
+const withTinyImage = (xml: string) => xml.replace(/(<content[^>]*mode="base64"[^>]*)type="image\/jpeg"([^>]*>)[^<]*/, `$1type="image/gif"$2${DOT_GIF}`)
 
 type Target = 'post' | 'upload' | 'photo' | 'list'
 const seeds: { target: Target; xml: string }[] = [
-  ...['mt-docs-create-entry-request.xml', 'mt-test-post-entry-request.xml', 'xmlatom-entry-typepad-full.xml',
-    'xmlatom-entry-typepad-utf8.xml', 'xmlatom-entry-content-mode-xml.xml'].map((name) => ({ target: 'post' as const, xml: fixture(name) })),
-  { target: 'upload', xml: withRealImage(fixture('reconstructed/upload-service-entry.xml')) },
-  { target: 'photo', xml: withRealImage(fixture('reconstructed/gallery-photo-entry.xml')) },
-  { target: 'photo', xml: fixture('xmlatom-lifeblog-photo-base64-standalone.xml') },
-  ...['song', 'book', 'person', 'link'].map((type) => ({ target: 'list' as const, xml: fixture(`reconstructed/typelist-${type}-entry.xml`) })),
+  ...['mt-docs-create-entry-request.xml', 'written/entry-plain-content.xml', 'written/entry-full.xml',
+    'written/entry-utf8-japanese.xml', 'written/entry-content-mode-xml.xml'].map((name) => ({ target: 'post' as const, xml: fixture(name) })),
+  { target: 'upload', xml: withTinyImage(fixture('written/upload-service-entry.xml')) },
+  { target: 'photo', xml: withTinyImage(fixture('written/gallery-photo-entry.xml')) },
+  { target: 'photo', xml: fixture('written/photo-base64-standalone.xml') },
+  ...['song', 'book', 'person', 'link'].map((type) => ({ target: 'list' as const, xml: fixture(`written/typelist-${type}-entry.xml`) })),
 ]
 
 const NAMESPACES = [

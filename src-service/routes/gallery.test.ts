@@ -6,11 +6,10 @@ import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ATOM_MEDIA_TYPE, createWsseHeader, NS, readEntry, readLinkFeed, type AtomEntry } from '../../src-protocol'
+import { readFixture } from '../../src-protocol/test-fixtures'
 import { DEMO_PHOTOS_FOLDER } from '../demo/photos'
 import { expectError, ivy, melody, signedGet, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
 
-const fixtures = join(import.meta.dirname, '../../../shared/fixtures/atom03')
-const fixture = (name: string) => readFileSync(join(fixtures, name), 'utf8')
 const demoPhoto = (file: string) => readFileSync(join(DEMO_PHOTOS_FOLDER, file))
 const DOT_GIF = 'R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=='
 
@@ -239,21 +238,25 @@ describe('photo albums over Atom', () => {
   })
 
   describe('documents real clients send', () => {
-    it('accepts the Atomizer photo entry once its placeholder is real base64, with all its elements', async () => {
-      const reconstructed = fixture('reconstructed/gallery-photo-entry.xml')
-      // As captured, the content is a placeholder ("/9j/4AAQ...BASE64..."), which is not base64.
-      await expectError(await post(reconstructed), 400, /not valid base64: it holds the character "\."/)
-      const { entry } = await posted(reconstructed.replace('/9j/4AAQ...BASE64...', demoPhoto('belem-pastries.jpg').toString('base64')))
-      expect(entry).toMatchObject({ title: 'PHOTO TITLE', summary: 'CAPTION', issued: '2005-01-01T12:00:00Z' })
-      expect(photoField(entry, 'filename')).toBe('photo.jpg')
-      expect(photoField(entry, 'location')).toBe('LOCATION')
-      expect(photoField(entry, 'taken')).toBe('2005-01-01T12:00:00Z')
+    it('accepts a photo entry shaped as the Atomizer client sends it, with all its elements; a placeholder is refused', async () => {
+      const sent = readFixture('atom03/written/gallery-photo-entry.xml')
+      const placeholder = sent.replace(/(<content[^>]*>)[^<]*/, '$1/9j/4AAQ...BASE64...')
+      await expectError(await post(placeholder), 400, /not valid base64: it holds the character "\."/)
+      const { entry } = await posted(sent)
+      expect(entry).toMatchObject({
+        title: 'Tram 28 on the hill',
+        summary: 'The yellow tram on its way up to the castle',
+        issued: '2025-05-02T21:00:00Z',
+      })
+      expect(photoField(entry, 'filename')).toBe('tram-28.jpg')
+      expect(photoField(entry, 'location')).toBe('Graça, Lisbon')
+      expect(photoField(entry, 'taken')).toBe('2025-05-02T20:41:00Z')
     })
 
-    it("accepts Lifeblog's standalone photo upload as it was sent", async () => {
-      const { entry } = await posted(fixture('xmlatom-lifeblog-photo-base64-standalone.xml'))
-      expect(entry.title).toBe('me.jpg')
-      expect(photoField(entry, 'filename')).toBe('me.jpg')
+    it('accepts a Lifeblog-style standalone photo upload as it is sent', async () => {
+      const { entry } = await posted(readFixture('atom03/written/photo-base64-standalone.xml'))
+      expect(entry.title).toBe('tram-0412.jpg')
+      expect(photoField(entry, 'filename')).toBe('tram-0412.jpg')
       const thumbnail = await sharp(Buffer.from(await (await fetch(photoField(entry, 'thumbnail')!)).arrayBuffer())).metadata()
       expect(thumbnail).toMatchObject({ width: 150, height: 200 })
     })

@@ -1,10 +1,11 @@
 // The JSON interface over real HTTP: every endpoint, its parameters and refusals, the shapes of the documentation
 // examples and of the spec's tables, OAuth-signed and unsigned reading, and the rate limit.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readFixture } from '../../src-protocol/test-fixtures'
 import { applicationUrls } from '../auth/oauth-urls'
 import { PagingTokens, TOKEN_LIFETIME_MS } from '../json/paging'
 import { startService } from '../server'
@@ -13,8 +14,7 @@ import { SecretBox } from '../store/secret-box'
 import { signedFetch, type KeyAndSecret } from '../testing/oauth-client'
 import { ivy, melody, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
 
-const fixtures = join(import.meta.dirname, '../../../shared/fixtures/json')
-const documentedExample = (name: string): unknown => JSON.parse(readFileSync(join(fixtures, name), 'utf8'))
+const documentedExample = (name: string): unknown => JSON.parse(readFixture(`json/${name}`))
 
 // The fields of the spec's tables (§2.4–2.6); every object inside an event also carries the first four.
 const IDENTIFIED = ['id', 'urlId', 'objectType', 'objectTypes']

@@ -1,16 +1,14 @@
-// Typed lists over real HTTP: the root listing, creating items of every type from the reconstructed TypePad client
-// documents, the computed titles, ratings, refusals, and lookups against a small web on 127.0.0.1 — filled in when
-// the allow-list lets them through, refused (the item still stored as sent) when it does not.
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+// Typed lists over real HTTP: the root listing, creating items of every type from documents shaped as the TypePad
+// client writes them, the computed titles, ratings, refusals, and lookups against a small web on 127.0.0.1 — filled
+// in when the allow-list lets them through, refused (the item still stored as sent) when it does not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ATOM_MEDIA_TYPE, NS, readEntry, readLinkFeed, type AtomEntry, type WsseCredentials } from '../../src-protocol'
+import { readFixture } from '../../src-protocol/test-fixtures'
 import { page, redirect, startTestWebServer, type TestWebServer } from '../lookup/test-web-server'
 import type { Store } from '../store'
 import { expectError, ivy, melody, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
 
-const reconstructed = join(import.meta.dirname, '../../../shared/fixtures/atom03/reconstructed')
-const fixture = (name: string) => readFileSync(join(reconstructed, `typelist-${name}-entry.xml`), 'utf8')
+const fixture = (name: string) => readFixture(`atom03/written/typelist-${name}-entry.xml`)
 
 /** Melody's lists are 1 (music), 2 (books), 3 (people), 4 (links); Ivy's is 5 (books). */
 function addLists(store: Store): void {
@@ -88,14 +86,14 @@ describe('typed lists over Atom', () => {
 
       expect(location).toMatch(new RegExp(`^${listUri(1)}/entry_id=\\d+$`))
       const itemId = Number(location.split('=').at(-1))
-      expect(entry.title).toBe('ARTIST - SONG TITLE')
-      expect(entry.issued).toBe('2005-01-01T12:00:00Z')
+      expect(entry.title).toBe('Os Eléctricos - Rua da Saudade')
+      expect(entry.issued).toBe('2025-07-21T22:15:00Z')
       expect(entry.id).toBe(`tag:127.0.0.1,${new Date().getUTCFullYear()}:listitem-${itemId}`)
-      expect(entry.content).toMatchObject({ mode: 'xml', value: 'REVIEW TEXT' })
-      expect(extension(entry, NS.song, 'title')).toBe('SONG TITLE')
-      expect(extension(entry, NS.song, 'album')).toBe('ALBUM')
-      expect(extension(entry, NS.song, 'artist')).toBe('ARTIST')
-      expect(extension(entry, NS.song, 'thumbnail')).toBe('http://example.com/cover.jpg')
+      expect(entry.content).toMatchObject({ mode: 'xml', value: 'Played in every café in Alfama this summer.' })
+      expect(extension(entry, NS.song, 'title')).toBe('Rua da Saudade')
+      expect(extension(entry, NS.song, 'album')).toBe('Linha 28')
+      expect(extension(entry, NS.song, 'artist')).toBe('Os Eléctricos')
+      expect(extension(entry, NS.song, 'thumbnail')).toBe('http://music.example.net/covers/linha-28.jpg')
       expect(extension(entry, NS.rvw, 'value')).toBe('5')
       expect(linkOf(entry, 'service.edit')).toBe(location)
       expect(linkOf(entry, 'alternate')).toBe(`${service.origin}/lists/1/#item-${itemId}`)
@@ -107,17 +105,17 @@ describe('typed lists over Atom', () => {
 
     it('books: "Author: Title"; an unknown ISBN with a valid check digit is stored as sent', async () => {
       const { entry } = await create(listUri(2), fixture('book'))
-      expect(entry.title).toBe('AUTHOR: TITLE')
-      expect(extension(entry, NS.book, 'isbn')).toBe('0000000000')
+      expect(entry.title).toBe('Inês Carvalho: Seven Hills, Seven Tram Lines')
+      expect(extension(entry, NS.book, 'isbn')).toBe('9789720004185')
       expect(extension(entry, NS.rvw, 'value')).toBe('4')
-      expect(entry.content?.value).toBe('REVIEW TEXT')
+      expect(entry.content?.value).toBe('Read it slowly, one chapter per tram line.')
     })
 
     it('books: title and author are filled from the catalogue by ISBN when the client leaves them empty', async () => {
       const xml = fixture('book')
-        .replace('<book:isbn>0000000000', '<book:isbn>0-262-51087-1')
-        .replace('<book:author>AUTHOR', '<book:author>')
-        .replace('<book:title>TITLE', '<book:title>')
+        .replace('<book:isbn>9789720004185', '<book:isbn>0-262-51087-1')
+        .replace('<book:author>Inês Carvalho', '<book:author>')
+        .replace('<book:title>Seven Hills, Seven Tram Lines', '<book:title>')
       const { entry } = await create(listUri(2), xml)
       expect(entry.title).toBe('Harold Abelson, Gerald Jay Sussman, Julie Sussman: Structure and Interpretation of Computer Programs, Second Edition')
       expect(extension(entry, NS.book, 'isbn')).toBe('0-262-51087-1')
@@ -125,16 +123,18 @@ describe('typed lists over Atom', () => {
     })
 
     it('books: what the client sent wins over the catalogue', async () => {
-      const xml = fixture('book').replace('<book:isbn>0000000000', '<book:isbn>9780131103627').replace('<book:author>AUTHOR', '<book:author>')
+      const xml = fixture('book')
+        .replace('<book:isbn>9789720004185', '<book:isbn>9780131103627')
+        .replace('<book:author>Inês Carvalho', '<book:author>')
       const { entry } = await create(listUri(2), xml)
-      expect(entry.title).toBe('Brian W. Kernighan, Dennis M. Ritchie: TITLE')
+      expect(entry.title).toBe('Brian W. Kernighan, Dennis M. Ritchie: Seven Hills, Seven Tram Lines')
     })
 
     it('books: an ISBN with a wrong check digit is not looked up, and stored as sent', async () => {
       const xml = fixture('book')
-        .replace('<book:isbn>0000000000', '<book:isbn>0-13-110362-7')
-        .replace('<book:author>AUTHOR', '<book:author>')
-        .replace('<book:title>TITLE', '<book:title>')
+        .replace('<book:isbn>9789720004185', '<book:isbn>0-13-110362-7')
+        .replace('<book:author>Inês Carvalho', '<book:author>')
+        .replace('<book:title>Seven Hills, Seven Tram Lines', '<book:title>')
       const { entry } = await create(listUri(2), xml)
       expect(entry.title).toBe('ISBN 0-13-110362-7')
       expect(extension(entry, NS.book, 'title')).toBeUndefined()
@@ -142,26 +142,26 @@ describe('typed lists over Atom', () => {
 
     it('people: the person’s name is the title; every detail and the one-line bio come back', async () => {
       const { entry } = await create(listUri(3), fixture('person'))
-      expect(entry.title).toBe('NAME')
-      expect(extension(entry, NS.person, 'homepage')).toBe('http://example.com/')
-      expect(extension(entry, NS.person, 'email')).toBe('someone@example.com')
-      expect(extension(entry, NS.person, 'foaf_url')).toBe('http://example.com/foaf.rdf')
-      expect(extension(entry, NS.person, 'homepage_name')).toBe('http://example.com/blog/')
-      expect(extension(entry, NS.bio, 'olb')).toBe('ONE LINE BIO')
+      expect(entry.title).toBe('Joana Reis')
+      expect(extension(entry, NS.person, 'homepage')).toBe('http://joana.example.net/')
+      expect(extension(entry, NS.person, 'email')).toBe('joana@example.net')
+      expect(extension(entry, NS.person, 'foaf_url')).toBe('http://joana.example.net/foaf.rdf')
+      expect(extension(entry, NS.person, 'homepage_name')).toBe('Joana draws')
+      expect(extension(entry, NS.bio, 'olb')).toBe('Sketches the city one tram stop at a time.')
       expect(entry.content).toBeNull()
     })
 
     it('links: the site title is the title, notes come back', async () => {
       const { entry } = await create(listUri(4), fixture('link'))
-      expect(entry.title).toBe('LINK TITLE')
-      expect(extension(entry, NS.link, 'url')).toBe('http://example.com/')
-      expect(entry.content?.value).toBe('REVIEW / NOTE TEXT')
+      expect(entry.title).toBe('Lisbon tram timetables')
+      expect(extension(entry, NS.link, 'url')).toBe('http://transit.example.org/trams/')
+      expect(entry.content?.value).toBe('Timetables for every tram line, kept up to date.')
     })
 
     it('ignores an Atom title sent with the item: the title is computed', async () => {
       const xml = fixture('link').replace('<content>', '<title>Please call me this</title><content>')
       const { entry } = await create(listUri(4), xml)
-      expect(entry.title).toBe('LINK TITLE')
+      expect(entry.title).toBe('Lisbon tram timetables')
     })
   })
 
@@ -190,14 +190,16 @@ describe('typed lists over Atom', () => {
     /** The person fixture pointed at Ana's homepage, with the details a lookup can find left empty. */
     const anaXml = () =>
       fixture('person')
-        .replace('<person:homepage>http://example.com/', `<person:homepage>${anasHomepage()}`)
-        .replace('<person:email>someone@example.com', '<person:email>')
-        .replace('<person:foaf_url>http://example.com/foaf.rdf', '<person:foaf_url>')
-        .replace('<person:name>NAME', '<person:name>')
-        .replace('<person:homepage_name>http://example.com/blog/', '<person:homepage_name>')
+        .replace('<person:homepage>http://joana.example.net/', `<person:homepage>${anasHomepage()}`)
+        .replace('<person:email>joana@example.net', '<person:email>')
+        .replace('<person:foaf_url>http://joana.example.net/foaf.rdf', '<person:foaf_url>')
+        .replace('<person:name>Joana Reis', '<person:name>')
+        .replace('<person:homepage_name>Joana draws', '<person:homepage_name>')
     /** The link fixture pointed at `path`, its title left for the lookup. */
     const linkXml = (path: string) =>
-      fixture('link').replace('<link:url>http://example.com/', `<link:url>${web.origin}${path}`).replace('<link:title>LINK TITLE', '<link:title>')
+      fixture('link')
+        .replace('<link:url>http://transit.example.org/trams/', `<link:url>${web.origin}${path}`)
+        .replace('<link:title>Lisbon tram timetables', '<link:title>')
 
     it('people: FOAF autodiscovery from the homepage fills name, email, FOAF address and homepage name', async () => {
       const { entry } = await create(listUri(3), anaXml())
@@ -206,7 +208,7 @@ describe('typed lists over Atom', () => {
       expect(extension(entry, NS.person, 'email')).toBe('ana@example.org')
       expect(extension(entry, NS.person, 'foaf_url')).toBe(`${web.origin}/ana/foaf.rdf`)
       expect(extension(entry, NS.person, 'homepage_name')).toBe('Ana’s place & notes')
-      expect(extension(entry, NS.bio, 'olb')).toBe('ONE LINE BIO')
+      expect(extension(entry, NS.bio, 'olb')).toBe('Sketches the city one tram stop at a time.')
     })
 
     it('links: the page title fills the site title, after a redirect too', async () => {
@@ -227,9 +229,9 @@ describe('typed lists over Atom', () => {
       expect(person.title).toBe(anasHomepage())
       expect(extension(person, NS.person, 'name')).toBeUndefined()
       expect(extension(person, NS.person, 'email')).toBeUndefined()
-      expect(extension(person, NS.bio, 'olb')).toBe('ONE LINE BIO')
+      expect(extension(person, NS.bio, 'olb')).toBe('Sketches the city one tram stop at a time.')
       expect(link.title).toBe(`${web.origin}/article`)
-      expect(link.content?.value).toBe('REVIEW / NOTE TEXT')
+      expect(link.content?.value).toBe('Timetables for every tram line, kept up to date.')
     })
 
     it('a redirect to a private address is not followed; the item is stored as sent', async () => {
@@ -285,21 +287,21 @@ describe('typed lists over Atom', () => {
     })
 
     it('400 for an address that is not http(s), and for an email that is not one', async () => {
-      const link = fixture('link').replace('http://example.com/', 'javascript:alert(1)')
+      const link = fixture('link').replace('http://transit.example.org/trams/', 'javascript:alert(1)')
       await expectError(await post(listUri(4), link), 400, /link:url "javascript:alert\(1\)" is not a web address/)
-      const person = fixture('person').replace('someone@example.com', 'nobody')
+      const person = fixture('person').replace('joana@example.net', 'nobody')
       await expectError(await post(listUri(3), person), 400, /person:email "nobody" is not an email address/)
     })
 
     it('400 for an unparseable date, malformed XML, a DOCTYPE, or a document that is not an entry', async () => {
-      await expectError(await post(listUri(4), fixture('link').replace('2005-01-01T12:00:00', 'yesterday')), 400, /<issued> "yesterday"/)
+      await expectError(await post(listUri(4), fixture('link').replace('2025-08-30T08:05:00', 'yesterday')), 400, /<issued> "yesterday"/)
       await expectError(await post(listUri(4), fixture('link').slice(0, -10)), 400, /not a usable Atom entry/)
       await expectError(await post(listUri(4), `<!DOCTYPE entry [<!ENTITY x "y">]>${fixture('link')}`), 400, /DOCTYPE/)
       await expectError(await post(listUri(4), '<feed xmlns="http://purl.org/atom/ns#"/>'), 400, /Expected an Atom entry/)
     })
 
     it('413 for a body over 1 MiB: no list item is that large', async () => {
-      const huge = fixture('link').replace('REVIEW / NOTE TEXT', 'x'.repeat(1024 * 1024))
+      const huge = fixture('link').replace('Timetables for every tram line, kept up to date.', 'x'.repeat(1024 * 1024))
       await expectError(await post(listUri(4), huge), 413, /larger than 1 MiB/)
     })
 
@@ -335,12 +337,15 @@ describe('typed lists over Atom', () => {
   describe('notes and retries', () => {
     it('keeps XHTML notes as XHTML and plain-text notes as text', async () => {
       const xhtml = fixture('song').replace(
-        '<content>REVIEW TEXT</content>',
+        '<content>Played in every café in Alfama this summer.</content>',
         '<content mode="xml" type="application/xhtml+xml"><div xmlns="http://www.w3.org/1999/xhtml"><p>Best <em>ever</em></p></div></content>',
       )
       expect((await create(listUri(1), xhtml)).entry.content).toEqual({ mode: 'xml', type: 'application/xhtml+xml', value: '<p>Best <em>ever</em></p>' })
 
-      const text = fixture('song').replace('<content>REVIEW TEXT</content>', '<content mode="escaped" type="text/plain">a &lt; b</content>')
+      const text = fixture('song').replace(
+        '<content>Played in every café in Alfama this summer.</content>',
+        '<content mode="escaped" type="text/plain">a &lt; b</content>',
+      )
       expect((await create(listUri(1), text)).entry.content).toEqual({ mode: 'escaped', type: 'text/plain', value: 'a < b' })
     })
 

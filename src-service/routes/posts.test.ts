@@ -1,13 +1,11 @@
 // The weblog Atom interface over real HTTP: create, read, replace, delete, feeds, categories, and every refusal.
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ATOM_MEDIA_TYPE, NS, readCategories, readEntry, readFeed, type AtomEntry, type WsseCredentials } from '../../src-protocol'
+import { readFixture } from '../../src-protocol/test-fixtures'
 import type { Store } from '../store'
 import { ivy, melody, rawRequest, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
 
-const fixtures = join(import.meta.dirname, '../../../shared/fixtures/atom03')
-const fixture = (name: string) => readFileSync(join(fixtures, name), 'utf8')
+const fixture = (name: string) => readFixture(`atom03/${name}`)
 
 /** An entry document as clients write them; `title: null` leaves the title out. */
 function entryXml({
@@ -32,7 +30,7 @@ async function expectError(response: Response, status: number, message: RegExp):
 
 /** Melody's weblogs are 1 (with categories) and 2 (without); Ivy's is 3. */
 function addCategories(store: Store): void {
-  for (const name of ['Music', 'Travel', 'Vacation', 'Food', 'Cats', 'たべもの', '猫']) store.categories.add(1, name)
+  for (const name of ['Music', 'Travel', 'Vacation', 'Food', 'Cats', 'Lisbon', '旅行', '電車']) store.categories.add(1, name)
   store.categories.add(3, 'Music')
 }
 
@@ -141,7 +139,7 @@ describe('weblog posts over Atom', () => {
 
     it('refuses a category the weblog does not have, naming the ones it has', async () => {
       const response = await send('POST', feed, entryXml({ extra: '<dc:subject>Music</dc:subject><dc:subject>Knitting</dc:subject>' }))
-      await expectError(response, 400, /no category "Knitting".*Cats, Food, Music, Travel, Vacation, たべもの, 猫/)
+      await expectError(response, 400, /no category "Knitting".*Cats, Food, Lisbon, Music, Travel, Vacation, 旅行, 電車/)
       const bare = await send('POST', `${service.origin}/t/atom/weblog/blog_id=2`, entryXml({ extra: '<dc:subject>Music</dc:subject>' }))
       await expectError(bare, 400, /has no categories.*Leave dc:subject out/)
     })
@@ -269,7 +267,7 @@ describe('weblog posts over Atom', () => {
       expect(response.headers.get('content-type')).toBe(`${ATOM_MEDIA_TYPE}; charset=utf-8`)
       const xml = await response.text()
       expect(xml).toContain(NS.category)
-      expect(readCategories(xml)).toEqual(['Cats', 'Food', 'Music', 'Travel', 'Vacation', 'たべもの', '猫'])
+      expect(readCategories(xml)).toEqual(['Cats', 'Food', 'Lisbon', 'Music', 'Travel', 'Vacation', '旅行', '電車'])
       const empty = await send('GET', `${service.origin}/t/atom/weblog/blog_id=2/svc=categories`)
       expect(readCategories(await empty.text())).toEqual([])
     })
@@ -308,13 +306,16 @@ describe('weblog posts over Atom', () => {
   })
 
   describe('golden requests from real clients', () => {
-    it('accepts the MT docs create-entry request, MT’s test post and XML::Atom’s TypePad samples', async () => {
+    it('accepts the MT docs create-entry request and TypePad-style entries, Japanese included', async () => {
       const expectations: [string, Partial<AtomEntry>][] = [
         ['mt-docs-create-entry-request.xml', { title: 'Trip to the Lake', subjects: ['Vacation'] }],
-        ['mt-test-post-entry-request.xml', { title: 'Julius Caesar, Act I, Scene II', issued: '2004-08-05T23:43:34Z' }],
-        ['xmlatom-entry-content-mode-xml.xml', { title: 'Unit Test 1' }],
-        ['xmlatom-entry-typepad-full.xml', { title: 'Guest Author', subjects: ['Cats', 'Food'], issued: '2003-07-21T09:47:34Z', summary: expect.stringContaining("Ben isn't updating") as never }],
-        ['xmlatom-entry-typepad-utf8.xml', { title: 'フーバー', subjects: ['たべもの', '猫'], summary: 'これはサマリ' }],
+        ['written/entry-plain-content.xml', { title: 'Pastéis de nata, a ranking', issued: '2025-06-01T15:20:05Z' }],
+        ['written/entry-content-mode-xml.xml', { title: 'Azulejos' }],
+        [
+          'written/entry-full.xml',
+          { title: 'Tram 28, end to end', subjects: ['Lisbon', 'Travel'], issued: '2025-03-14T11:15:00Z', summary: expect.stringContaining("it's slower") as never },
+        ],
+        ['written/entry-utf8-japanese.xml', { title: '路面電車の旅', subjects: ['旅行', '電車'], summary: '坂の街の黄色い電車' }],
       ]
       for (const [name, expected] of expectations) {
         const { location, entry } = await create(fixture(name))
@@ -325,8 +326,8 @@ describe('weblog posts over Atom', () => {
         // The service's own links, never the ones the client sent.
         expect(entry.links.map((link) => link.href).every((href) => href.startsWith(service.origin))).toBe(true)
       }
-      const { entry } = await create(fixture('xmlatom-entry-typepad-utf8.xml'))
-      expect(entry.content?.value).toContain('これは日本語のポストです。')
+      const { entry } = await create(fixture('written/entry-utf8-japanese.xml'))
+      expect(entry.content?.value).toContain('リスボンの坂を路面電車で登りました。')
     })
   })
 })

@@ -1,15 +1,13 @@
 // UploadURI over real HTTP: files of any type stored for a weblog's site, their names checked and de-duplicated,
 // served back as they were sent; and every refusal, leaving nothing behind.
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ATOM_MEDIA_TYPE, readEntry, type AtomEntry } from '../../src-protocol'
-import { DEMO_PHOTOS_FOLDER } from '../demo/photos'
+import { readFixture } from '../../src-protocol/test-fixtures'
 import { expectError, ivy, melody, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
 
-const fixtures = join(import.meta.dirname, '../../../shared/fixtures/atom03')
-const fixture = (name: string) => readFileSync(join(fixtures, name), 'utf8')
 const DOT_GIF = 'R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=='
 
 function uploadXml(title: string, base64 = DOT_GIF, type: string | null = 'image/gif'): string {
@@ -99,20 +97,20 @@ describe('UploadURI', () => {
     expect((await fetch(unicode.location)).status).toBe(200)
   })
 
-  it('accepts the documents real clients send (fixtures), deciding on their placeholder content', async () => {
-    // XML::Atom's upload of a 1×1 GIF, and the Lifeblog photo upload with its extra TypePad element.
-    const lifeblog = await uploaded(fixture('xmlatom-lifeblog-photo-base64-standalone.xml'))
-    expect(lifeblog.entry.title).toBe('me.jpg')
+  it('accepts the documents real clients send (fixtures), deciding on their content', async () => {
+    // A Lifeblog-style photo upload with its extra TypePad element.
+    const lifeblog = await uploaded(readFixture('atom03/written/photo-base64-standalone.xml'))
+    expect(lifeblog.entry.title).toBe('tram-0412.jpg')
     const photo = Buffer.from(await (await fetch(lifeblog.location)).arrayBuffer())
     expect(photo.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]))
 
-    // The Atomizer reconstruction carries a placeholder, not base64: refused as such, with nothing stored…
-    const reconstructed = fixture('reconstructed/upload-service-entry.xml')
-    await expectError(await upload(reconstructed), 400, /not valid base64: it holds the character "\."/)
-    // …and accepted once the placeholder is real base64, the rest of the document untouched.
-    const real = readFileSync(join(DEMO_PHOTOS_FOLDER, 'tram-28.jpg'))
-    const { entry } = await uploaded(reconstructed.replace('/9j/4AAQ...BASE64...', real.toString('base64')))
-    expect(entry.title).toBe('file.jpg')
+    // An upload shaped as the Atomizer client sends it: with a placeholder instead of base64, refused as such…
+    const sent = readFixture('atom03/written/upload-service-entry.xml')
+    const placeholder = sent.replace(/(<content[^>]*>)[^<]*/, '$1/9j/4AAQ...BASE64...')
+    await expectError(await upload(placeholder), 400, /not valid base64: it holds the character "\."/)
+    // …and accepted as sent, with its photo.
+    const { entry } = await uploaded(sent)
+    expect(entry.title).toBe('menu-board.jpg')
     expect(entry.links[0]).toMatchObject({ type: 'image/jpeg' })
   })
 

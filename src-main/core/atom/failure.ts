@@ -127,8 +127,8 @@ function signInFailure(answer: AnswerToJudge, host: string, serverSays: string, 
 }
 
 /**
- * Movable Type answers 400 "Invalid entry_id" for an entry that does not exist (fixtures/peers/mt/err/21–23), and
- * "Invalid blog ID '99'" for a weblog that does not: its way of saying 404.
+ * Movable Type answers 400 "Invalid entry_id" for an entry that does not exist (test-fixtures/peers/mt/err/21–23),
+ * and "Invalid blog ID '99'" for a weblog that does not: its way of saying 404.
  */
 function isMovableTypeMissingId(status: number, serverSays: string): boolean {
   return status === 400 && /^Invalid (entry_id|blog ID '[^']+')$/.test(serverSays)

@@ -1,5 +1,5 @@
 // Paging a feed whose server gives no prev/next links. Movable Type's FeedURI takes `offset=` (and `limit=`) path
-// segments instead (fixtures/peers/mt/ok/12: `…/blog_id=2/limit=1/offset=1`), so for an address in its
+// segments instead (test-fixtures/peers/mt/ok/12: `…/blog_id=2/limit=1/offset=1`), so for an address in its
 // `name=value` segment style the next page is the same address at the next offset, until a page comes back empty
 // or shorter than the first.
 

@@ -1,14 +1,13 @@
-// Interop with servers and clients that are not ours (../shared/fixtures/peers): every response Movable Type 7 gave,
+// Interop with servers and clients that are not ours (test-fixtures/peers): every response Movable Type 7 gave,
 // replayed from loopback, is read or refused with the right kind; and what we send matches what XML::Atom::Client
 // sends for the same operation.
 import { randomUUID } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { readEntry, writeEntry, writeFeed, writeLinkFeed } from '../../../src-protocol'
-import { peersDir, readCapturedResponse, startReplayPeer, type ReplayPeer } from '../testing/replay-peer'
+import { fixtureNames, readFixture } from '../../../src-protocol/test-fixtures'
+import { readCapturedResponse, startReplayPeer, type ReplayPeer } from '../testing/replay-peer'
 import { AtomClient } from './client'
 
 const recordedOrigin = 'http://127.0.0.1:5080'
@@ -18,7 +17,7 @@ const post = { title: 'Hello', content: '<p>Hi.</p>', categories: [] }
 
 /** The request a capture records: its method and path. */
 function capturedRequest(relativePath: string): { method: string; path: string } {
-  const line = readFileSync(join(peersDir, relativePath), 'utf8').split('\n')[1]!
+  const line = readFixture(`peers/${relativePath}`).split('\n')[1]!
   const [method, url] = line.split(' ') as [string, string]
   return { method, path: new URL(url).pathname }
 }
@@ -157,7 +156,7 @@ describe('every Movable Type response, replayed', () => {
   })
 
   const captures = ['ok', 'err'].flatMap((folder) =>
-    readdirSync(join(peersDir, 'mt', folder))
+    fixtureNames(`peers/mt/${folder}`)
       .filter((file) => file.endsWith('.txt'))
       .map((file) => `${folder}/${file}`),
   )
@@ -215,7 +214,7 @@ interface WireRequest {
 }
 
 function readWireCapture(file: string): WireRequest {
-  const text = readFileSync(join(peersDir, 'xml-atom-client', file), 'utf8')
+  const text = readFixture(`peers/xml-atom-client/${file}`)
   const [head, ...body] = text.split(/\r?\n\r?\n/)
   const [requestLine, ...headerLines] = head!.split(/\r?\n/)
   const [method, path] = requestLine!.split(' ') as [string, string]
@@ -266,7 +265,7 @@ describe('requests, beside those of XML::Atom::Client', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     try {
-      const theirs = readdirSync(join(peersDir, 'xml-atom-client')).filter((file) => /^\d\d-.*-wire\.txt$/.test(file)).toSorted().map(readWireCapture)
+      const theirs = fixtureNames('peers/xml-atom-client').filter((file) => /^\d\d-.*-wire\.txt$/.test(file)).map(readWireCapture)
       await client.listCollections(`${origin}/atom/weblog`)
       await client.feedPage(`${origin}/atom/weblog/blog_id=1`)
       const firstPost = readEntry(theirs[2]!.body)

@@ -1,11 +1,8 @@
-// Serves recorded responses of real servers (../shared/fixtures/peers) from a loopback port, so the client is
+// Serves recorded responses of real servers (test-fixtures/peers) from a loopback port, so the client is
 // tested against the exact bytes those servers sent.
-import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
-
-export const peersDir = join(import.meta.dirname, '../../../../shared/fixtures/peers')
+import { readFixture } from '../../../src-protocol/test-fixtures'
 
 export interface RecordedResponse {
   status: number
@@ -13,9 +10,9 @@ export interface RecordedResponse {
   body: string
 }
 
-/** Reads response `number` of a capture file (`######## response <number>` followed by an HTTP response). */
+/** Reads response `number` (`######## response <number>`, then an HTTP response) of a capture in test-fixtures/peers. */
 export function readCapturedResponse(relativePath: string, number = 1): RecordedResponse {
-  const text = readFileSync(join(peersDir, relativePath), 'utf8')
+  const text = readFixture(`peers/${relativePath}`)
   const marker = `######## response ${number}\n`
   const response = text.split(/^(?=######## )/m).find((section) => section.startsWith(marker))?.slice(marker.length)
   if (!response) throw new Error(`${relativePath} holds no response ${number}`)
