@@ -18,6 +18,7 @@ export { readFeed, writeFeed, type AtomFeed, type FeedToWrite } from './feed'
 export { readCategories, writeCategories } from './categories'
 export { isWellFormedMarkup } from './markup'
 export { formatW3cDate, parseW3cDate } from './dates'
+export { emailAddress, webAddress } from './addresses'
 export { createWsseHeader, WSSE_CHALLENGE, WsseVerifier, type WsseCredentials, type WsseOutcome } from './wsse'
 export {
   baseStringUri,

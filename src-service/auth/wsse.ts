@@ -1,4 +1,4 @@
-// WSSE (PROTOCOL.md): every Atom request carries an X-WSSE UsernameToken made with the user's API password.
+// WSSE (docs/PROTOCOL.md): every Atom request carries an X-WSSE UsernameToken made with the user's API password.
 import { WSSE_CHALLENGE, WsseVerifier } from '../../src-protocol'
 import { errorReply, type Handler, type Reply, type RequestContext } from '../routes/reply'
 import type { User, Users } from '../store'

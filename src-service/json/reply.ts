@@ -1,4 +1,5 @@
-// JSON answers: `application/json`, and errors as {"error": {"status", "message"}} (PROTOCOL.md, "JSON interface").
+// JSON answers: `application/json`, and errors as {"error": {"status", "message"}} (docs/PROTOCOL.md, "JSON
+// interface").
 import type { Reply } from '../routes/reply'
 import type { ErrorJson } from './shapes'
 

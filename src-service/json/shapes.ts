@@ -1,4 +1,4 @@
-// The JSON documents the service sends (spec §2, PROTOCOL.md "JSON interface"). Field order follows the spec's
+// The JSON documents the service sends (spec §2, docs/PROTOCOL.md "JSON interface"). Field order follows the spec's
 // tables. Where the spec shows `null` the type says so; every other field is always present.
 import type { ApplicationUrls } from '../auth/oauth-urls'
 

@@ -137,7 +137,7 @@ export async function readMetadata(path: string): Promise<PhotoMetadata> {
 
 /**
  * EXIF times ("2024:07:14 20:41:07") are the camera's wall clock, without a zone unless OffsetTimeOriginal gives
- * one. Without it the time is read as UTC, as the service reads every zoneless date (PROTOCOL.md): the photo then
+ * one. Without it the time is read as UTC, as the service reads every zoneless date (docs/PROTOCOL.md): the photo then
  * shows the time its camera showed.
  */
 export function takenFromExif(value: string | null, offset: string | null): string | null {

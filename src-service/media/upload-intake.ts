@@ -1,4 +1,4 @@
-// Uploading a file to a weblog's site (UploadURI, PROTOCOL.md): any media type, named by the entry's title. A name
+// Uploading a file to a weblog's site (UploadURI, docs/PROTOCOL.md): any media type, named by the entry's title. A name
 // already used on that weblog gets _1, _2 … before its extension, so an upload never replaces another.
 import { formatW3cDate } from '../../src-protocol'
 import { HttpError } from '../routes/reply'

@@ -1,4 +1,4 @@
-// Roots of the Atom interface: a `feed` of links per collection the user owns (PROTOCOL.md, "Atom 0.3 interface").
+// Roots of the Atom interface: a `feed` of links per collection the user owns (docs/PROTOCOL.md, "Atom 0.3 interface").
 import { ATOM_MEDIA_TYPE, writeLinkFeed, type AtomLink } from '../../src-protocol'
 import type { AuthenticatedHandler } from '../auth/wsse'
 import type { Weblog, Weblogs } from '../store'

@@ -1,5 +1,5 @@
 // What posts and list items read from a client's entry, and send back, in the same way: the entry a request body
-// holds, its <content> as text or markup, and text or markup as Atom content (PROTOCOL.md).
+// holds, its <content> as text or markup, and text or markup as Atom content (docs/PROTOCOL.md).
 import type { IncomingMessage } from 'node:http'
 import { isWellFormedMarkup, readEntry, XmlError, type AtomContent, type AtomEntry } from '../../src-protocol'
 import type { ContentKind } from '../store'
@@ -50,7 +50,7 @@ export function decodeBase64Text(value: string): string {
   }
 }
 
-/** Well-formed markup travels as XHTML; anything else escaped, labelled with what it is (PROTOCOL.md). */
+/** Well-formed markup travels as XHTML; anything else escaped, labelled with what it is (docs/PROTOCOL.md). */
 export function atomContentOf(kind: ContentKind, value: string): AtomContent {
   if (kind === 'text') return { mode: 'escaped', type: 'text/plain', value }
   if (isWellFormedMarkup(value)) return { mode: 'xml', type: 'application/xhtml+xml', value }

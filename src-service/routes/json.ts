@@ -1,7 +1,7 @@
-// The JSON interface (spec §2, §4.1; PROTOCOL.md "JSON interface"): API keys, auth tokens, events, a user's events
-// stream and its by-group view, and the users, groups and assets those refer to. Readable without OAuth; a request
-// that carries an OAuth signature is verified first (a bad one is refused). Only `.json` is served; every answer,
-// refusals included, is JSON. With a rate limit, each client (its API key when signed, else its address) has its own.
+// The JSON interface (spec §2, §4.1; docs/PROTOCOL.md "JSON interface"): API keys, auth tokens, events, a user's events
+// stream and its by-group view, and the users, groups and assets those refer to. Readable without OAuth; a request that
+// carries an OAuth signature is verified first (a bad one is refused). Only `.json` is served; every answer, refusals
+// included, is JSON. With a rate limit, each client (its API key when signed, else its address) has its own.
 import { oauthVerifier } from '../auth/oauth'
 import { applicationUrls } from '../auth/oauth-urls'
 import { JsonGraph } from '../json/graph'
@@ -17,7 +17,7 @@ import type { ErrorReplyFor } from './router'
 import type { Router } from './router'
 import { tagDomain } from './tag-uri'
 
-/** PROTOCOL.md: max-results defaults to 50; more than 200 is clamped to 200. */
+/** docs/PROTOCOL.md: max-results defaults to 50; more than 200 is clamped to 200. */
 const DEFAULT_MAX_RESULTS = 50
 const MAX_RESULTS_LIMIT = 200
 

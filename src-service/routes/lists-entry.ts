@@ -3,6 +3,7 @@
 // its details and ignored on input.
 import {
   ATOM_MEDIA_TYPE,
+  emailAddress,
   formatW3cDate,
   NS,
   parseW3cDate,
@@ -11,6 +12,7 @@ import {
   type EntryToWrite,
   type ExtensionElement,
   type XmlElement,
+  webAddress,
 } from '../../src-protocol'
 import {
   ITEM_FIELDS,
@@ -86,29 +88,22 @@ function fieldsOf(type: ListType, extensions: XmlElement[]): ItemFields {
     if (value.length > MAX_FIELD_LENGTH) {
       throw new HttpError(400, `The entry's ${label} is longer than ${MAX_FIELD_LENGTH} characters. Shorten it.`)
     }
-    fields[name] = URL_FIELDS.has(name) ? webAddress(value, label) : name === 'email' ? emailAddress(value) : value
+    fields[name] = URL_FIELDS.has(name) ? checkedWebAddress(value, label) : name === 'email' ? checkedEmail(value) : value
   }
   return fields
 }
 
-function webAddress(value: string, label: string): string {
-  let url: URL | null = null
-  try {
-    url = new URL(value)
-  } catch {
-    // Reported below with the rest.
-  }
-  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+function checkedWebAddress(value: string, label: string): string {
+  const address = webAddress(value)
+  if (address === null) {
     throw new HttpError(400, `The entry's ${label} "${value}" is not a web address. Give a full http:// or https:// URL.`)
   }
-  return url.href
+  return address
 }
 
-function emailAddress(value: string): string {
-  const address = value.replace(/^mailto:/i, '')
-  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(address)) {
-    throw new HttpError(400, `The entry's person:email "${value}" is not an email address (name@example.com).`)
-  }
+function checkedEmail(value: string): string {
+  const address = emailAddress(value)
+  if (address === null) throw new HttpError(400, `The entry's person:email "${value}" is not an email address (name@example.com).`)
   return address
 }
 

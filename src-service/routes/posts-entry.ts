@@ -1,5 +1,5 @@
 // Between Atom entries and posts: what a client's entry asks for (refused with a 400 that says what to fix), and
-// the entry the service sends for a post (PROTOCOL.md, "Atom 0.3 interface").
+// the entry the service sends for a post (docs/PROTOCOL.md, "Atom 0.3 interface").
 import {
   ATOM_MEDIA_TYPE,
   formatW3cDate,

@@ -1,4 +1,4 @@
-// The Idempotency-Key header on POST (PROTOCOL.md; shaped after the IETF httpapi draft "The Idempotency-Key HTTP
+// The Idempotency-Key header on POST (docs/PROTOCOL.md; shaped after the IETF httpapi draft "The Idempotency-Key HTTP
 // Header Field"). A client that lost the answer to a create sends the same request with the same key again and gets
 // the first answer back, marked `Idempotent-Replayed: true`, instead of a second post. Reusing a key for a different
 // request (another address, or another body) is the client's mistake and is refused with 422 Unprocessable Content,

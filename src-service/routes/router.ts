@@ -6,7 +6,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { errorReply, HttpError, type Handler, type Reply } from './reply'
 
-/** PROTOCOL.md's cap on request bodies, so a runaway upload cannot exhaust the service's memory. */
+/** docs/PROTOCOL.md's cap on request bodies, so a runaway upload cannot exhaust the service's memory. */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'

@@ -1,5 +1,5 @@
-// UploadURI (PROTOCOL.md): POST /t/atom/weblog/blog_id=<id>/svc=upload with an entry whose title names the file and
-// whose content is the file in base64. The answer, as Movable Type's: 201 and an entry whose `alternate` link is
+// UploadURI (docs/PROTOCOL.md): POST /t/atom/weblog/blog_id=<id>/svc=upload with an entry whose title names the file
+// and whose content is the file in base64. The answer, as Movable Type's: 201 and an entry whose `alternate` link is
 // the file's public URL (typed with the file's media type); Location is that URL too. No weblog entry is created.
 import { writeEntry, type EntryToWrite } from '../../src-protocol'
 import type { AuthenticatedHandler } from '../auth/wsse'

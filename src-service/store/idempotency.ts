@@ -1,4 +1,4 @@
-// Responses remembered under a client's Idempotency-Key (PROTOCOL.md): a POST retried after a lost answer gets
+// Responses remembered under a client's Idempotency-Key (docs/PROTOCOL.md): a POST retried after a lost answer gets
 // the first answer again instead of creating a second post. A key is a user's for 24 hours; older records are
 // pruned whenever records are read or written, so the table holds one day of keys at most.
 import type { Connection, Row } from './connection'

@@ -1,8 +1,8 @@
-// The live feed (DESIGN.md "Live feed"): for each friend an account follows, look at the top of their event stream
-// every so often and whenever the reader asks, merge what is there into the local cache by urlId, and count what
-// is new since the reader last looked. The cache is what the reader sees, so a friend reads the same offline, with
-// a flag saying so. When the service cannot be reached, that account's friends wait longer each time (doubling,
-// up to a cap, and never less than a Retry-After), and go back to their interval after the first success.
+// The live feed (ARCHITECTURE.md, "Friends' feed"): for each friend an account follows, look at the top of their event
+// stream every so often and whenever the reader asks, merge what is there into the local cache by urlId, and count what
+// is new since the reader last looked. The cache is what the reader sees, so a friend reads the same offline, with a
+// flag saying so. When the service cannot be reached, that account's friends wait longer each time (doubling, up to a
+// cap, and never less than a Retry-After), and go back to their interval after the first success.
 import { randomUUID } from 'node:crypto'
 import { BlogdeskError } from '../../../src-shared/contract'
 import { RequestFailure } from '../atom'

@@ -1,7 +1,7 @@
 // A new list item, checked before it is queued: the outbox sends it later, perhaps offline now, and a refusal then
 // would hold the list's queue until the person dealt with it. The rules are the typed lists' (spec §2.7): each
 // type's elements in its own namespace, a rating only for music and books, a person's notes as a one-line biography.
-import { NS } from '../../../src-protocol'
+import { emailAddress, NS, webAddress } from '../../../src-protocol'
 import { BlogdeskError, type ListType, type NewListEntry } from '../../../src-shared/contract'
 import type { ListItemToSend } from '../atom'
 
@@ -64,7 +64,7 @@ export function listItemToSend(entry: NewListEntry): ListItemToSend {
     }
     const value = raw.trim()
     if (value === '') continue
-    fields[name] = name === 'email' ? emailAddress(value) : name in WEB_ADDRESS_FIELDS ? webAddress(value, WEB_ADDRESS_FIELDS[name]!) : value
+    fields[name] = name === 'email' ? checkedEmail(value) : name in WEB_ADDRESS_FIELDS ? checkedWebAddress(value, WEB_ADDRESS_FIELDS[name]!) : value
   }
   if (!rules.identifying.some((name) => name in fields)) throw new BlogdeskError('invalid-argument', rules.missing)
   if (entry.rating !== null && !rules.rated) {
@@ -80,23 +80,16 @@ export function listItemToSend(entry: NewListEntry): ListItemToSend {
   }
 }
 
-function webAddress(value: string, label: string): string {
-  let url: URL | null = null
-  try {
-    url = new URL(value)
-  } catch {
-    // Refused below, with the address as typed.
-  }
-  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+function checkedWebAddress(value: string, label: string): string {
+  const address = webAddress(value)
+  if (address === null) {
     throw new BlogdeskError('invalid-argument', `The ${label} “${value}” is not a web address. Give the whole address, starting with http:// or https://.`)
   }
-  return url.href
+  return address
 }
 
-function emailAddress(value: string): string {
-  const address = value.replace(/^mailto:/i, '')
-  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(address)) {
-    throw new BlogdeskError('invalid-argument', `“${value}” is not an email address; write it as name@example.com.`)
-  }
+function checkedEmail(value: string): string {
+  const address = emailAddress(value)
+  if (address === null) throw new BlogdeskError('invalid-argument', `“${value}” is not an email address; write it as name@example.com.`)
   return address
 }

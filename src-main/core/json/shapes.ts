@@ -1,5 +1,5 @@
-// The JSON interface's documents as Blogdesk uses them (spec §2; PROTOCOL.md "JSON interface"): only the fields the
-// app shows or follows, each checked at runtime by readers.ts. A field the spec shows as null may be null here; an
+// The JSON interface's documents as Blogdesk uses them (spec §2; docs/PROTOCOL.md "JSON interface"): only the fields
+// the app shows or follows, each checked at runtime by readers.ts. A field the spec shows as null may be null here; an
 // ImageLink's size is null when a server leaves it out.
 
 export interface ImageLink {

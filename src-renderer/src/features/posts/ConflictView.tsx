@@ -157,27 +157,23 @@ function ChangedLines({ mine, theirs }: { mine: Merged; theirs: Merged }) {
     () => diffLines([`Title: ${theirs.title}`, ...textLines(theirs.content)], [`Title: ${mine.title}`, ...textLines(mine.content)]),
     [mine.title, mine.content, theirs.title, theirs.content],
   )
-  const changed = lines?.filter((line) => line.kind !== 'same').length ?? null
+  const changed = lines.filter((line) => line.kind !== 'same').length
   return (
     <details className="conflict-diff">
       <summary className="conflict-diff__summary">
-        Changed lines{changed !== null && ` (${changed === 0 ? 'the text is the same; markup or categories differ' : changed})`}
+        Changed lines ({changed === 0 ? 'the text is the same; markup or categories differ' : changed})
       </summary>
-      {lines === null ? (
-        <p className="conflict-diff__note">The two versions are too long and too different to compare line by line.</p>
-      ) : (
-        <ol className="conflict-diff__lines" aria-label="Changes from the server’s version to yours">
-          {lines.map((line, index) => (
-            <li key={index} className={classNames('conflict-diff__line', `conflict-diff__line--${line.kind}`)}>
-              <span className="conflict-diff__marker" aria-hidden="true">
-                {line.kind === 'added' ? '+' : line.kind === 'removed' ? '−' : ' '}
-              </span>
-              {line.kind !== 'same' && <span className="visually-hidden">{line.kind === 'added' ? 'Yours only: ' : 'Server’s only: '}</span>}
-              {line.text}
-            </li>
-          ))}
-        </ol>
-      )}
+      <ol className="conflict-diff__lines" aria-label="Changes from the server’s version to yours">
+        {lines.map((line, index) => (
+          <li key={index} className={classNames('conflict-diff__line', `conflict-diff__line--${line.kind}`)}>
+            <span className="conflict-diff__marker" aria-hidden="true">
+              {line.kind === 'added' ? '+' : line.kind === 'removed' ? '−' : ' '}
+            </span>
+            {line.kind !== 'same' && <span className="visually-hidden">{line.kind === 'added' ? 'Yours only: ' : 'Server’s only: '}</span>}
+            {line.text}
+          </li>
+        ))}
+      </ol>
     </details>
   )
 }
