@@ -23,6 +23,7 @@ import {
   type Notes,
 } from '../store'
 import { atomContentOf, contentKindOf, decodeBase64Text } from './entries'
+import { controlCharactersIn } from './control-characters'
 import { HttpError } from './reply'
 import { tagUri } from './tag-uri'
 
@@ -92,6 +93,10 @@ function fieldsOf(type: ListType, extensions: XmlElement[]): ItemFields {
 }
 
 function webAddress(value: string, label: string): string {
+  const controls = controlCharactersIn(value)
+  if (controls !== null) {
+    throw new HttpError(400, `The entry's ${label} contains a control character (${controls}). Percent-encode it, or leave it out.`)
+  }
   let url: URL | null = null
   try {
     url = new URL(value)

@@ -289,6 +289,13 @@ describe('the OAuth 1.0a provider', () => {
       }
     })
 
+    it('refuses a callback with control characters (a CR/LF would split the approval’s Location header)', async () => {
+      for (const callback of [`${callbackServer.url}\r\nSet-Cookie: session=stolen`, `${callbackServer.url}?a=\u0000`, `${callbackServer.url}\t`]) {
+        const response = await signedFetch(consumer, urls.requestToken, { method: 'POST', form: { oauth_callback: callback } })
+        await expectRefusal(response, 400, /oauth_callback contains a control character/)
+      }
+    })
+
     it('refuses a verifier that was already used', async () => {
       const requestToken = await getRequestToken(callbackServer.url)
       const verifier = await approvedVerifier(requestToken)
