@@ -265,6 +265,18 @@ describe('the OAuth 1.0a provider', () => {
       await expectRefusal(await send(request), 401, /nonce .* already used.*replayed.*fresh nonce/)
     })
 
+    it('spends a nonce only on a request that passes the signature and clock checks, so refusals cannot crowd it out', async () => {
+      const accessToken = await accessTokenFor()
+      const now = Math.floor(Date.now() / 1000)
+      const nonce = `kept-for-the-right-request-${now}`
+      const wrongSecret = await signedFetch(consumer, urls.identify, { token: { ...accessToken, secret: 'wrong' }, nonce })
+      await expectRefusal(wrongSecret, 401, /signature/)
+      const farAhead = await signedFetch(consumer, urls.identify, { token: accessToken, nonce, timestamp: now + 365 * 24 * 60 * 60 })
+      await expectRefusal(farAhead, 401, /clock skew/)
+      expect((await signedFetch(consumer, urls.identify, { token: accessToken, nonce, timestamp: now })).status).toBe(200)
+      await expectRefusal(await signedFetch(consumer, urls.identify, { token: accessToken, nonce, timestamp: now }), 401, /already used/)
+    })
+
     it('refuses timestamps more than five minutes old or ahead, as clock skew', async () => {
       const accessToken = await accessTokenFor()
       const now = Math.floor(Date.now() / 1000)
