@@ -46,6 +46,28 @@ describe('WSSE under attack', () => {
   })
 })
 
+describe('WSSE for a user who sends more requests in the clock window than the service remembers nonces', () => {
+  const bound = 20
+  let service: ServiceFixture
+  beforeAll(async () => {
+    service = await startTestService([melody], undefined, undefined, { wsseNoncesPerUser: bound })
+  })
+  afterAll(() => service.dispose())
+
+  it('refuses the next request (429 with Retry-After) rather than forget a nonce, and still refuses replays', async () => {
+    const root = `${service.origin}/t/atom/weblog`
+    const headers = Array.from({ length: bound }, () => createWsseHeader(melody))
+    for (const header of headers) expect((await fetch(root, { headers: { 'X-WSSE': header } })).status).toBe(200)
+    const over = await fetch(root, { headers: { 'X-WSSE': createWsseHeader(melody) } })
+    expect(over.status).toBe(429)
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(parseXml(await over.text()).text).toMatch(/more than 20 requests within 5 minutes/)
+    const replay = await fetch(root, { headers: { 'X-WSSE': headers[0]! } })
+    expect(replay.status).toBe(401)
+    expect(parseXml(await replay.text()).text).toMatch(/replayed/)
+  })
+})
+
 // Measured on the verifier as the service builds it, over the real store: over HTTP, loopback jitter (±10 % of a
 // request) hides differences of a few microseconds that an attacker averaging many requests would still see.
 describe('WSSE failures', () => {
