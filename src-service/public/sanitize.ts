@@ -89,11 +89,11 @@ const OPTIONS: sanitize.IOptions = {
   // XHTML bodies may carry CDATA sections: their text is kept, as an XML reader would.
   parser: { recognizeCDATA: true },
   transformTags: {
+    // Only a link that stays gets rel; the author's own rel never does.
     a: (tagName, { rel: _authorsRel, ...attribs }) => {
-      const href = attribs['href']
-      const scheme = href === undefined ? undefined : schemeOf(href)
-      const linked = href !== undefined && (scheme === null || LINK_SCHEMES.has(scheme!))
-      return { tagName, attribs: linked ? { ...attribs, rel: LINK_REL } : attribs }
+      const scheme = attribs['href'] === undefined ? undefined : schemeOf(attribs['href'])
+      const staysLinked = scheme === null || (scheme !== undefined && LINK_SCHEMES.has(scheme))
+      return { tagName, attribs: staysLinked ? { ...attribs, rel: LINK_REL } : attribs }
     },
     img: (tagName, attribs) => {
       const { src } = attribs
