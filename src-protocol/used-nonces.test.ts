@@ -1,41 +1,41 @@
 import { expect, test } from 'vitest'
 import { UsedNonces } from './used-nonces'
 
-test('a nonce counts as used until it expires, then not', () => {
+test('a nonce counts as used until it expires, then may be recorded again', () => {
   const nonces = new UsedNonces(10, 1000)
-  expect(nonces.use('a', 500, 0)).toBe(false)
-  expect(nonces.use('a', 500, 500)).toBe(true)
-  expect(nonces.use('a', 500, 501)).toBe(false)
+  expect(nonces.record('melody', 'a', 500, 0)).toEqual({ kind: 'recorded' })
+  expect(nonces.record('melody', 'a', 500, 500)).toEqual({ kind: 'replayed' })
+  expect(nonces.record('melody', 'a', 900, 501)).toEqual({ kind: 'recorded' })
 })
 
-test('a nonce whose expiry has already passed is not stored at all', () => {
+test('nonces are per user: another user may spend the same one', () => {
   const nonces = new UsedNonces(10, 1000)
-  expect(nonces.use('stale', 99, 100)).toBe(false)
-  expect(nonces.size).toBe(0)
+  nonces.record('melody', 'a', 500, 0)
+  expect(nonces.record('ivy', 'a', 500, 0)).toEqual({ kind: 'recorded' })
 })
 
-test('expired nonces are swept out as time passes, not only when the cap is reached', () => {
-  const nonces = new UsedNonces(1000, 100)
-  for (let index = 0; index < 50; index++) nonces.use(`n${index}`, 150, 0)
-  expect(nonces.size).toBe(50)
-  nonces.use('later', 10_000, 200)
-  expect(nonces.size).toBe(1)
-})
-
-test('never more than the capacity, dropping the longest-held first', () => {
+test('a full share is refused, never made room for by forgetting a nonce that has not expired', () => {
   const nonces = new UsedNonces(3, 1000)
-  for (const key of ['a', 'b', 'c', 'd', 'e']) nonces.use(key, 10_000, 0)
-  expect(nonces.size).toBe(3)
-  expect(nonces.use('a', 10_000, 1)).toBe(false)
-  expect(nonces.use('e', 10_000, 1)).toBe(true)
+  for (const key of ['a', 'b', 'c']) expect(nonces.record('melody', key, 10_000 + key.charCodeAt(0), 0).kind).toBe('recorded')
+  expect(nonces.record('melody', 'd', 10_000, 1)).toEqual({ kind: 'full', freeAt: 10_000 + 'a'.charCodeAt(0) + 1 })
+  for (const key of ['a', 'b', 'c']) expect(nonces.record('melody', key, 10_000, 2).kind).toBe('replayed')
+  // Other users have their own share.
+  expect(nonces.record('ivy', 'd', 10_000, 3).kind).toBe('recorded')
 })
 
-test('using a nonce again keeps it the longest and moves it to the back of the queue', () => {
-  const nonces = new UsedNonces(2, 1000)
-  nonces.use('a', 500, 0)
-  nonces.use('b', 10_000, 0)
-  expect(nonces.use('a', 100, 1)).toBe(true)
-  nonces.use('c', 10_000, 2)
-  expect(nonces.use('a', 10_000, 400)).toBe(true)
-  expect(nonces.use('b', 10_000, 401)).toBe(false)
+test('once the oldest nonce expires, its room is given to the next', () => {
+  const nonces = new UsedNonces(2, 1_000_000)
+  nonces.record('melody', 'a', 100, 0)
+  nonces.record('melody', 'b', 10_000, 0)
+  expect(nonces.record('melody', 'c', 10_000, 100).kind).toBe('full')
+  expect(nonces.record('melody', 'c', 10_000, 101).kind).toBe('recorded')
+  expect(nonces.record('melody', 'b', 10_000, 102).kind).toBe('replayed')
+})
+
+test('expired nonces, and users left without any, are swept out as time passes', () => {
+  const nonces = new UsedNonces(1000, 100)
+  for (let index = 0; index < 50; index++) nonces.record(`user ${index % 5}`, `n${index}`, 150, 0)
+  expect(nonces.size).toBe(50)
+  nonces.record('later', 'x', 10_000, 200)
+  expect(nonces.size).toBe(1)
 })

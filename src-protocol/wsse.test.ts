@@ -28,7 +28,7 @@ function independentDigest(nonce: Uint8Array, created: string, password: string)
 function verifier(
   passwords: Record<string, string>,
   now: Date | (() => number),
-  options: { windowMs?: number; maxNonces?: number } = {},
+  options: { windowMs?: number; maxNoncesPerUser?: number } = {},
 ): WsseVerifier {
   return new WsseVerifier({
     passwordOf: (username) => (Object.hasOwn(passwords, username) ? (passwords[username] ?? null) : null),
@@ -267,15 +267,24 @@ describe('WsseVerifier refuses', () => {
     expect((await check.verify(createWsseHeader({ username: 'Ivy', password: 'b' }, { now, nonce }))).ok).toBe(true)
   })
 
-  test('a nonce is spent even by a failed attempt (Movable Type capture 12a, then 12b)', async () => {
+  test('a failed attempt spends no nonce: only a request that proves the password is remembered', async () => {
+    // Movable Type burns the nonce of a wrong password (capture 12a, then 12b); here the retry goes through, and
+    // strangers who know only the username cannot fill the user's memory of nonces.
     const failed = readCapture('peers/mt/err/12a-nonce-burned-by-failed-attempt.txt')
     const retried = readCapture('peers/mt/err/12b-same-nonce-correct-password.txt')
     expect(field(failed.wsse ?? '', 'Nonce')).toBe(field(retried.wsse ?? '', 'Nonce'))
-    const check = verifier({ Melody: MT_PASSWORD }, retried.answeredAt)
+    const check = verifier({ Melody: MT_PASSWORD }, retried.answeredAt, { maxNoncesPerUser: 1 })
     expect(refusal(await check.verify(failed.wsse)).message).toMatch(/password is wrong/)
+    expect((await check.verify(retried.wsse)).ok).toBe(true)
     expect(refusal(await check.verify(retried.wsse)).message).toMatch(/replayed/)
-    // The retry on its own, without the failed attempt before it, is good.
-    expect((await verifier({ Melody: MT_PASSWORD }, retried.answeredAt).verify(retried.wsse)).ok).toBe(true)
+  })
+
+  test('a Created far in the future is refused before its nonce is stored', async () => {
+    const now = new Date()
+    const check = verifier({ Melody: 'p' }, now, { maxNoncesPerUser: 1 })
+    const future = createWsseHeader({ username: 'Melody', password: 'p' }, { now: new Date(now.getTime() + 365 * 24 * 60 * MINUTE) })
+    expect(refusal(await check.verify(future)).message).toMatch(/clock skew/)
+    expect((await check.verify(createWsseHeader({ username: 'Melody', password: 'p' }, { now }))).ok).toBe(true)
   })
 
   test('two simultaneous requests with one header: exactly one gets through', async () => {
@@ -295,21 +304,26 @@ describe('WsseVerifier refuses', () => {
     expect(refusal(await check.verify(XMLATOM_RAW_VECTOR)).message).toMatch(/clock skew/)
   })
 
-  test('memory is bounded: past maxNonces the oldest nonce is forgotten first', async () => {
-    const now = new Date()
-    const check = verifier({ Melody: 'p' }, now, { maxNonces: 2 })
-    const headers = [1, 2, 3].map((fill) => createWsseHeader({ username: 'Melody', password: 'p' }, { now, nonce: Buffer.alloc(20, fill) }))
-    for (const header of headers) expect((await check.verify(header)).ok).toBe(true)
-    expect(refusal(await check.verify(headers[2])).message).toMatch(/replayed/)
-    expect(refusal(await check.verify(headers[1])).message).toMatch(/replayed/)
-    // The first was pushed out by the third, so the bound, not the window, decided.
-    expect((await check.verify(headers[0])).ok).toBe(true)
+  test('memory is bounded per user by refusing (429), never by forgetting a nonce still inside the window', async () => {
+    let now = Date.UTC(2026, 10, 22, 10, 0, 0)
+    const check = verifier({ Melody: 'p', Ivy: 'q' }, () => now, { maxNoncesPerUser: 2 })
+    const header = (fill: number, at = now) =>
+      createWsseHeader({ username: 'Melody', password: 'p' }, { now: new Date(at), nonce: Buffer.alloc(20, fill) })
+    const headers = [header(1), header(2)]
+    for (const sent of headers) expect((await check.verify(sent)).ok).toBe(true)
+    const full = await check.verify(header(3))
+    expect(full).toMatchObject({ ok: false, status: 429, retryAfterSeconds: 301 })
+    expect(refusal(full).message).toMatch(/more than 2 requests within 5 minutes/)
+    for (const sent of headers) expect(refusal(await check.verify(sent)).message).toMatch(/replayed/)
+    expect((await check.verify(createWsseHeader({ username: 'Ivy', password: 'q' }, { now: new Date(now) }))).ok).toBe(true)
+    now += 5 * MINUTE + 1
+    expect((await check.verify(header(3))).ok).toBe(true)
   })
 
   test('options out of range are refused when the verifier is made', () => {
     const passwordOf = () => null
     expect(() => new WsseVerifier({ passwordOf, windowMs: 0 })).toThrow(RangeError)
-    expect(() => new WsseVerifier({ passwordOf, maxNonces: 0 })).toThrow(RangeError)
-    expect(() => new WsseVerifier({ passwordOf, maxNonces: 1.5 })).toThrow(RangeError)
+    expect(() => new WsseVerifier({ passwordOf, maxNoncesPerUser: 0 })).toThrow(RangeError)
+    expect(() => new WsseVerifier({ passwordOf, maxNoncesPerUser: 1.5 })).toThrow(RangeError)
   })
 })

@@ -104,7 +104,10 @@ function readHeader(header: string): HeaderReading {
   }
 }
 
-export type WsseOutcome = { ok: true; username: string } | { ok: false; status: 400 | 401; message: string }
+export type WsseOutcome =
+  | { ok: true; username: string }
+  | { ok: false; status: 400 | 401; message: string }
+  | { ok: false; status: 429; message: string; retryAfterSeconds: number }
 
 export interface WsseVerifierOptions {
   /** The user's API password, or null when there is no such user. */
@@ -113,8 +116,11 @@ export interface WsseVerifierOptions {
   now?: () => number
   /** How far Created may be from now, either way; also how long a nonce is remembered. Default 5 minutes. */
   windowMs?: number
-  /** At most this many nonces are remembered; the oldest go first. Default 100 000. */
-  maxNonces?: number
+  /**
+   * At most this many nonces are remembered per user; past it, that user's requests are refused (429) until the
+   * oldest expires, since forgetting one early would let it be replayed. Default 10 000 (33 requests a second).
+   */
+  maxNoncesPerUser?: number
 }
 
 const HEADER_FORMAT = 'UsernameToken Username="…", PasswordDigest="…", Nonce="…", Created="…"'
@@ -134,43 +140,54 @@ function missingFieldsMessage(missing: string[]): string {
   return `The X-WSSE header lacks the ${list} field${missing.length === 1 ? '' : 's'}. Send ${HEADER_FORMAT}.`
 }
 
-function clockSkewMessage(windowMs: number, readable: boolean): string {
+function describeWindow(windowMs: number): string {
   const minutes = windowMs / 60_000
-  const window = Number.isInteger(minutes)
-    ? `${minutes} minute${minutes === 1 ? '' : 's'}`
-    : `${Math.ceil(windowMs / 1000)} seconds`
+  return Number.isInteger(minutes) ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.ceil(windowMs / 1000)} seconds`
+}
+
+function clockSkewMessage(windowMs: number, readable: boolean): string {
+  const window = describeWindow(windowMs)
   const problem = readable
     ? `The request's time stamp (Created) is more than ${window} away from the server's time (clock skew).`
     : 'The request\'s time stamp (Created) is not a date the server can read, so it fails the clock skew check.'
   return `${problem} Check that your computer's clock, date and time zone are set correctly, then try again.`
 }
 
+function tooManyMessage(maxNonces: number, windowMs: number): string {
+  return (
+    `This account has sent more than ${maxNonces} requests within ${describeWindow(windowMs)}, more than the ` +
+    'service remembers at once to refuse replays. Wait a little (see Retry-After) and send the request again.'
+  )
+}
+
 const DEFAULT_WINDOW_MS = 5 * 60_000
-const DEFAULT_MAX_NONCES = 100_000
+const DEFAULT_MAX_NONCES_PER_USER = 10_000
 
 /** Checks X-WSSE headers for one service: digest, clock, and nonces already used. */
 export class WsseVerifier {
   private readonly passwordOf: WsseVerifierOptions['passwordOf']
   private readonly now: () => number
   private readonly windowMs: number
+  private readonly maxNoncesPerUser: number
   private readonly usedNonces: UsedNonces
 
   constructor(options: WsseVerifierOptions) {
     const windowMs = options.windowMs ?? DEFAULT_WINDOW_MS
-    const maxNonces = options.maxNonces ?? DEFAULT_MAX_NONCES
+    const maxNoncesPerUser = options.maxNoncesPerUser ?? DEFAULT_MAX_NONCES_PER_USER
     if (!(windowMs > 0)) throw new RangeError(`windowMs must be a positive number of milliseconds, not ${windowMs}.`)
-    if (!Number.isInteger(maxNonces) || maxNonces < 1) {
-      throw new RangeError(`maxNonces must be a positive whole number, not ${maxNonces}.`)
+    if (!Number.isInteger(maxNoncesPerUser) || maxNoncesPerUser < 1) {
+      throw new RangeError(`maxNoncesPerUser must be a positive whole number, not ${maxNoncesPerUser}.`)
     }
     this.passwordOf = options.passwordOf
     this.now = options.now ?? Date.now
     this.windowMs = windowMs
-    this.usedNonces = new UsedNonces(maxNonces, Math.max(1000, windowMs / 4))
+    this.maxNoncesPerUser = maxNoncesPerUser
+    this.usedNonces = new UsedNonces(maxNoncesPerUser, Math.max(1000, windowMs / 4))
   }
 
   /**
    * Checks, in order: header present and readable (401), every field there (400), username and digest (401),
-   * Created within the window (401), nonce not used before (401).
+   * Created within the window (401), nonce not used before (401), room for another of the user's nonces (429).
    */
   async verify(header: string | undefined): Promise<WsseOutcome> {
     if (header === undefined || header.trim() === '') return { ok: false, status: 401, message: MESSAGES.absent }
@@ -180,30 +197,29 @@ export class WsseVerifier {
     const { username, passwordDigest: givenDigest, nonce, created } = reading.token
 
     const password = await this.passwordOf(username)
-    const now = this.now()
-    const createdAt = parseW3cDate(created)?.getTime() ?? null
-    const nonceBytes = decodeNonce(nonce)
-    // The nonce is spent by this attempt whatever its outcome. It needs remembering only while its Created stamp
-    // could still pass the clock check, and only for real users: for anyone else every attempt fails anyway, and
-    // not storing those keeps strangers from crowding out real nonces.
-    const replayed =
-      password !== null && createdAt !== null
-        ? this.usedNonces.use(`${username}\u0000${nonceBytes.toString('base64')}`, createdAt + this.windowMs, now)
-        : false
-
     // Both conventions in the wild: digest over the decoded nonce bytes (XML::Atom, MT) or over the text as sent
     // (TypePad's documentation). Unknown users get the same work and the same answer as a wrong password.
+    const nonceBytes = decodeNonce(nonce)
     const secret = password ?? ''
     const overBytes = digestsEqual(passwordDigest(nonceBytes, created, secret), givenDigest)
     const overText = digestsEqual(passwordDigest(Buffer.from(nonce, 'utf8'), created, secret), givenDigest)
     if (password === null || !(overBytes || overText)) {
       return { ok: false, status: 401, message: MESSAGES.wrongCredentials }
     }
+    const now = this.now()
+    const createdAt = parseW3cDate(created)?.getTime() ?? null
     if (createdAt === null) return { ok: false, status: 401, message: clockSkewMessage(this.windowMs, false) }
     if (Math.abs(now - createdAt) > this.windowMs) {
       return { ok: false, status: 401, message: clockSkewMessage(this.windowMs, true) }
     }
-    if (replayed) return { ok: false, status: 401, message: MESSAGES.replayed }
+    // Only now is the nonce remembered: a request that proves the password and passes the clock check, so that
+    // strangers cannot fill the user's share and a far-future Created cannot hold it for long.
+    const recording = this.usedNonces.record(username, nonceBytes.toString('base64'), createdAt + this.windowMs, now)
+    if (recording.kind === 'replayed') return { ok: false, status: 401, message: MESSAGES.replayed }
+    if (recording.kind === 'full') {
+      const retryAfterSeconds = Math.max(1, Math.ceil((recording.freeAt - now) / 1000))
+      return { ok: false, status: 429, message: tooManyMessage(this.maxNoncesPerUser, this.windowMs), retryAfterSeconds }
+    }
     return { ok: true, username }
   }
 }

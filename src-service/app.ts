@@ -31,6 +31,8 @@ export interface ServiceOptions {
   simulate?: number
   /** The folder with catalogue/ and demo-photos/ (serviceResources); the repo's resources/ when absent. */
   resources?: string
+  /** WSSE nonces remembered per user within the clock window (WsseVerifierOptions.maxNoncesPerUser). */
+  wsseNoncesPerUser?: number
 }
 
 export interface Service {
@@ -42,13 +44,21 @@ export interface Service {
   close(): void
 }
 
-export async function createService({ dataDir, demo = false, lookup, rateLimit, simulate, resources }: ServiceOptions): Promise<Service> {
+export async function createService({
+  dataDir,
+  demo = false,
+  lookup,
+  rateLimit,
+  simulate,
+  resources,
+  wsseNoncesPerUser,
+}: ServiceOptions): Promise<Service> {
   const files = serviceResources(resources)
   const store = openStore(dataDir)
   try {
     const media = MediaLibrary.open(dataDir)
     const sandbox = demo ? await ensureDemoAccount(store, media, files) : null
-    const withWsse = wsseGuard(store.users)
+    const withWsse = wsseGuard(store.users, wsseNoncesPerUser)
     const router = new Router({ errorReplyFor }).get('/t/atom/weblog', withWsse(weblogRoot(store.weblogs)))
     registerPostRoutes(router, store, withWsse)
     registerListRoutes(router, store, withWsse, createLookups({ catalogueFile: files.catalogueFile, ...lookup }))

@@ -25,6 +25,8 @@ export interface StartOptions {
   simulate?: number
   /** The folder with catalogue/ and demo-photos/, when the service does not run from the repo (the app's sandbox). */
   resources?: string
+  /** WSSE nonces remembered per user within the clock window; tests lower it to reach the bound quickly. */
+  wsseNoncesPerUser?: number
 }
 
 export interface RunningService {
@@ -46,8 +48,9 @@ export async function startService({
   rateLimit,
   simulate,
   resources,
+  wsseNoncesPerUser,
 }: StartOptions): Promise<RunningService> {
-  const service = await createService({ dataDir, demo, lookup, rateLimit, simulate, resources })
+  const service = await createService({ dataDir, demo, lookup, rateLimit, simulate, resources, wsseNoncesPerUser })
   const server = createServer()
   try {
     const origin = originOf(await listen(server, port, host))

@@ -19,6 +19,7 @@ import {
   type OAuthSignatureMethod,
 } from '../../src-protocol'
 import { readBody } from '../routes/body'
+import { controlCharactersIn } from '../routes/control-characters'
 import { HttpError } from '../routes/reply'
 import type { RequestToken, Store } from '../store'
 import { OAUTH_PATHS } from './oauth-urls'
@@ -176,11 +177,18 @@ export function verifySignedRequest(
   return { apiKey, protocol, credentials }
 }
 
-/** A callback may be `oob` or an http URL on this computer (RFC 8252 §7.3); throws OAuthProblem(400) otherwise. */
+/**
+ * A callback may be `oob` or an http URL on this computer (RFC 8252 §7.3), without control characters (it becomes the
+ * approval's Location header); throws OAuthProblem(400) otherwise.
+ */
 export function checkCallback(callback: string | undefined): string {
   const advice = 'Send oob, or an http address on this computer (127.0.0.1, [::1] or localhost).'
   if (!callback) throw new OAuthProblem(400, `oauth_callback is missing. ${advice}`)
   if (callback === 'oob') return callback
+  const controls = controlCharactersIn(callback)
+  if (controls !== null) {
+    throw new OAuthProblem(400, `oauth_callback contains a control character (${controls}). Percent-encode it. ${advice}`)
+  }
   let url: URL
   try {
     url = new URL(callback)

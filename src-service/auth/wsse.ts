@@ -9,12 +9,18 @@ export type AuthenticatedHandler = (context: RequestContext, user: User) => Repl
  * Wraps handlers so they run only for a verified user. One verifier per service, so a nonce seen once is refused
  * on every later request within the window.
  */
-export function wsseGuard(users: Users): (handler: AuthenticatedHandler) => Handler {
-  const verifier = new WsseVerifier({ passwordOf: (username) => users.apiPasswordOf(username) })
+export function wsseGuard(users: Users, maxNoncesPerUser?: number): (handler: AuthenticatedHandler) => Handler {
+  const verifier = new WsseVerifier({
+    passwordOf: (username) => users.apiPasswordOf(username),
+    ...(maxNoncesPerUser === undefined ? {} : { maxNoncesPerUser }),
+  })
 
   return (handler) => async (context) => {
     const header = context.request.headers['x-wsse']
     const outcome = await verifier.verify(typeof header === 'string' ? header : undefined)
+    if (!outcome.ok && outcome.status === 429) {
+      return errorReply(429, outcome.message, { 'Retry-After': String(outcome.retryAfterSeconds) })
+    }
     if (!outcome.ok) return challenge(outcome.status, outcome.message)
     // The user can vanish between the password lookup and here only if deleted meanwhile.
     const user = users.find(outcome.username)

@@ -1,7 +1,5 @@
 // Plain text and image links read out of sanitised HTML (public/sanitize.ts output: balanced tags, attributes in
 // double quotes, text escaped), for the excerpts and embeddedImageLinks of the JSON interface.
-import { decodeReferences } from '../public/sanitize'
-
 /** An excerpt of this many characters at most, cut at a word, as TypePad's excerpts were. */
 const EXCERPT_LENGTH = 200
 
@@ -47,4 +45,22 @@ export function embeddedImagesOf(html: string): EmbeddedImage[] {
 
 function dimension(text: string | undefined): number | undefined {
   return text !== undefined && /^\d{1,5}$/.test(text) ? Number(text) : undefined
+}
+
+const NAMED_REFERENCES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' }
+// Browsers also decode references without their semicolon in attribute values.
+const ATTRIBUTE_REFERENCE = /&(?:#(\d{1,7})|#[xX]([0-9A-Fa-f]{1,6})|([A-Za-z]+));?/g
+
+/**
+ * Attribute values are judged as the browser would read them, so references are decoded first. Named references
+ * beyond the common few stay literal: the value is re-escaped on output, so the browser reads exactly what was judged.
+ */
+function decodeReferences(value: string): string {
+  return value.replace(ATTRIBUTE_REFERENCE, (whole, decimal?: string, hex?: string, named?: string) => {
+    if (named !== undefined) return NAMED_REFERENCES[named.toLowerCase()] ?? whole
+    const codePoint = decimal !== undefined ? Number(decimal) : Number.parseInt(hex ?? '', 16)
+    return codePoint > 0 && codePoint <= 0x10ffff && (codePoint < 0xd800 || codePoint > 0xdfff)
+      ? String.fromCodePoint(codePoint)
+      : '\ufffd'
+  })
 }

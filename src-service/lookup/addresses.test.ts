@@ -27,6 +27,11 @@ describe('whyNotPublic', () => {
     ['::ffff:7f00:1', 'loopback'],
     ['::ffff:10.0.0.1', 'a private network'],
     ['64:ff9b::a9fe:a9fe', 'link-local'],
+    ['64:ff9b:1::a9fe:a9fe', 'local-use NAT64'],
+    ['64:ff9b:1:ffff::808:808', 'local-use NAT64'],
+    ['::ffff:8.8.8.8', 'IPv4-mapped'],
+    ['::ffff:0:808:808', 'IPv4-translated'],
+    ['::ffff:0:7f00:1', 'IPv4-translated'],
     ['2002:c0a8:0101::1', 'a private network'],
     ['2001:db8::1', 'documentation'],
     ['::127.0.0.1', 'IPv4-compatible (deprecated)'],
@@ -35,7 +40,7 @@ describe('whyNotPublic', () => {
     expect(whyNotPublic(address)).toBe(reason)
   })
 
-  it.each(['93.184.215.14', '8.8.8.8', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '2606:4700::1111', '::ffff:8.8.8.8', '2a00:1450:4001:80b::200e'])(
+  it.each(['93.184.215.14', '8.8.8.8', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '2606:4700::1111', '64:ff9b::808:808', '2a00:1450:4001:80b::200e'])(
     'lets the public address %s through',
     (address) => {
       expect(whyNotPublic(address)).toBeNull()

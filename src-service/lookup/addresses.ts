@@ -31,6 +31,8 @@ const IPV6_RANGES: Range[] = [
   range([], 128, 'the unspecified address'),
   range([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 128, 'loopback'),
   range([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 96, 'IPv4-compatible (deprecated)'),
+  range([0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0], 96, 'IPv4-translated'),
+  range([0x00, 0x64, 0xff, 0x9b, 0x00, 0x01], 48, 'local-use NAT64'),
   range([0x01, 0x00], 64, 'discard-only'),
   range([0x20, 0x01, 0x00, 0x00], 32, 'Teredo tunnelling'),
   range([0x20, 0x01, 0x0d, 0xb8], 32, 'documentation'),
@@ -40,7 +42,8 @@ const IPV6_RANGES: Range[] = [
   range([0xff], 8, 'multicast'),
 ]
 
-// IPv6 forms that carry an IPv4 address: the embedded address decides.
+// IPv6 forms that carry an IPv4 address: the embedded address decides (an IPv4-mapped one is refused anyway). The
+// IPv4-translated and local-use NAT64 ranges above carry one too, but translate to whatever the local network chooses.
 const IPV4_MAPPED = range([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff], 96, 'IPv4-mapped')
 const NAT64 = range([0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0], 96, 'NAT64')
 const SIX_TO_FOUR = range([0x20, 0x02], 16, '6to4')
@@ -58,9 +61,10 @@ export function whyNotPublic(address: string): string | null {
   if (!parsed) return 'not an IP address'
   if (parsed.length === 4) return matchRange(parsed, IPV4_RANGES)
 
-  for (const embedding of [IPV4_MAPPED, NAT64]) {
-    if (inRange(parsed, embedding)) return matchRange(parsed.slice(12), IPV4_RANGES)
-  }
+  // A mapped address is how a dual-stack socket shows an IPv4 peer, never what DNS should answer: only its
+  // embedded address can say why more precisely.
+  if (inRange(parsed, IPV4_MAPPED)) return matchRange(parsed.slice(12), IPV4_RANGES) ?? IPV4_MAPPED.what
+  if (inRange(parsed, NAT64)) return matchRange(parsed.slice(12), IPV4_RANGES)
   if (inRange(parsed, SIX_TO_FOUR)) return matchRange(parsed.slice(2, 6), IPV4_RANGES)
   return matchRange(parsed, IPV6_RANGES)
 }

@@ -44,6 +44,12 @@ describe('HttpCatalogue', () => {
     expect(await catalogue.findBook(parseIsbn('9791090636071')!)).toBeNull()
   })
 
+  it('drops a thumbnail address with control characters, as the service stores no such address', async () => {
+    web.route('/controls/9780062515872', page('application/json', JSON.stringify({ title: 'Weaving the Web', thumbnail: 'https://covers.example/\u0007w.jpg' })))
+    const catalogue = new HttpCatalogue(`${web.origin}/controls/{isbn}`, fetcher)
+    expect(await catalogue.findBook(weavingTheWeb)).toMatchObject({ title: 'Weaving the Web', thumbnail: null })
+  })
+
   it('gives null for an answer that names no book, and fails on a missing book or an answer that is not JSON', async () => {
     web.route('/empty/9780062515872', page('application/json', '{"title": "  "}'))
     web.route('/broken/9780062515872', page('application/json', '{title:'))

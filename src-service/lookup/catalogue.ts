@@ -2,6 +2,7 @@
 // catalogue that answers a simple JSON document for an ISBN.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { controlCharactersIn } from '../routes/control-characters'
 import { SetupError } from '../setup-error'
 import type { BookDetails, CatalogueProvider } from './index'
 import { parseIsbn, type Isbn } from './isbn'
@@ -105,7 +106,7 @@ export class HttpCatalogue implements CatalogueProvider {
     const details: BookDetails = {
       title: nonEmptyString(title),
       author: nonEmptyString(names.filter((name) => typeof name === 'string' && name.trim() !== '').join(', ')),
-      thumbnail: typeof thumbnail === 'string' && /^https?:\/\/\S+$/i.test(thumbnail) ? thumbnail : null,
+      thumbnail: typeof thumbnail === 'string' && isWebAddress(thumbnail) ? thumbnail : null,
     }
     return details.title === null && details.author === null ? null : details
   }
@@ -113,4 +114,8 @@ export class HttpCatalogue implements CatalogueProvider {
 
 function nonEmptyString(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null
+}
+
+function isWebAddress(text: string): boolean {
+  return /^https?:\/\/\S+$/i.test(text) && controlCharactersIn(text) === null
 }

@@ -53,6 +53,9 @@ describe('SafeFetcher', () => {
     expect(await refusal(fenced.fetchText('http://169.254.169.254/latest/meta-data/', HTML))).toMatch(/link-local/)
     expect(await refusal(fenced.fetchText('http://[::ffff:127.0.0.1]/', HTML))).toMatch(/loopback/)
     expect(await refusal(fenced.fetchText('http://0x7f.1/', HTML))).toMatch(/loopback/)
+    // NAT64 for local use and SIIT translate to whatever IPv4 address the network chooses, private ones included.
+    expect(await refusal(fenced.fetchText('http://[64:ff9b:1::7f00:1]/', HTML))).toMatch(/local-use NAT64/)
+    expect(await refusal(fenced.fetchText('http://[::ffff:0:7f00:1]/', HTML))).toMatch(/IPv4-translated/)
     expect(web.requested.length).toBe(before)
   })
 

@@ -48,7 +48,7 @@ describe('public weblog pages', () => {
     expectSecureHtml(response)
     expect(html).toContain('<h1>Lisbon &lt;by tram&gt;</h1>')
     expect(html).toContain('<time datetime="2026-03-01T10:00:00Z">1 March 2026</time> · Travel &amp; &lt;Trips&gt;')
-    expect(html).toContain('<h2>Day one</h2><p>Tiles &amp; <a>trams</a>.</p><img src="https://example.com/a.jpg">')
+    expect(html).toContain('<h2>Day one</h2><p>Tiles &amp; <a>trams</a>.</p><img src="https://example.com/a.jpg" />')
     expect(html).not.toMatch(/<script>alert|javascript:|onclick|onerror/)
     expect(html).toContain('<nav><a href="/blogs/valse-de-melody/">Valse de Melody</a></nav>')
   })

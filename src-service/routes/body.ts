@@ -1,22 +1,27 @@
-// Reading request bodies: never more than the cap, whatever Content-Length claims (or omits), and only as a media
-// type the route understands.
+// Reading request bodies: never more than the route's limit, whatever Content-Length claims (or omits), and only as
+// a media type the route understands. Each route names its limit, since a body is held whole in memory.
 import type { IncomingMessage } from 'node:http'
-import { MAX_BODY_BYTES } from './router'
 import { HttpError } from './reply'
 
 const ATOM_REQUEST_TYPES = ['application/x.atom+xml', 'application/atom+xml', 'application/xml', 'text/xml']
 
-/** The whole body, refused with 413 as soon as it grows past `maxBytes`. */
-export async function readBody(request: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<Buffer> {
+/** An Atom entry without a file (a post): as much as the XML reader accepts by default. */
+export const MAX_ENTRY_BYTES = 16 * 1024 * 1024
+
+/**
+ * The whole body, refused with 413 before reading when Content-Length is over `maxBytes`, and as soon as a chunked
+ * body grows past it. A refused body is not read further: the answer closes the connection instead.
+ */
+export async function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const tooLarge = () =>
+    new HttpError(413, `The request body is larger than ${formatBytes(maxBytes)}. Send less at once.`, { Connection: 'close' })
+  if (Number(request.headers['content-length'] ?? 0) > maxBytes) throw tooLarge()
   const chunks: Buffer[] = []
   let size = 0
-  for await (const chunk of request as AsyncIterable<Buffer>) {
+  // Stopping early must not destroy the request: the socket is needed for the 413.
+  for await (const chunk of request.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     size += chunk.length
-    if (size > maxBytes) {
-      throw new HttpError(413, `The request body is larger than ${formatBytes(maxBytes)}. Send less at once.`, {
-        Connection: 'close',
-      })
-    }
+    if (size > maxBytes) throw tooLarge()
     chunks.push(chunk)
   }
   return Buffer.concat(chunks, size)
@@ -34,7 +39,7 @@ export function requireAtomMediaType(request: IncomingMessage): void {
 }
 
 /** The body of an Atom request as text, after checking its media type. */
-export async function readAtomBody(request: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<string> {
+export async function readAtomBody(request: IncomingMessage, maxBytes: number): Promise<string> {
   requireAtomMediaType(request)
   return (await readBody(request, maxBytes)).toString('utf8')
 }

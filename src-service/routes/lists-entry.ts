@@ -25,6 +25,7 @@ import {
   type Notes,
 } from '../store'
 import { atomContentOf, contentKindOf, decodeBase64Text } from './entries'
+import { controlCharactersIn } from './control-characters'
 import { HttpError } from './reply'
 import { tagUri } from './tag-uri'
 
@@ -94,6 +95,10 @@ function fieldsOf(type: ListType, extensions: XmlElement[]): ItemFields {
 }
 
 function checkedWebAddress(value: string, label: string): string {
+  const controls = controlCharactersIn(value)
+  if (controls !== null) {
+    throw new HttpError(400, `The entry's ${label} contains a control character (${controls}). Percent-encode it, or leave it out.`)
+  }
   const address = webAddress(value)
   if (address === null) {
     throw new HttpError(400, `The entry's ${label} "${value}" is not a web address. Give a full http:// or https:// URL.`)

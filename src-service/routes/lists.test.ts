@@ -293,6 +293,13 @@ describe('typed lists over Atom', () => {
       await expectError(await post(listUri(3), person), 400, /person:email "nobody" is not an email address/)
     })
 
+    it('400 for an address with control characters, which a browser or a header would read otherwise', async () => {
+      for (const [character, shown] of [['&#13;&#10;', '\\\\r\\\\n'], ['&#9;', '\\\\t'], ['\u0085', '\\\\u0085']]) {
+        const link = fixture('link').replace('http://example.com/', `http://example.com/${character}x`)
+        await expectError(await post(listUri(4), link), 400, new RegExp(`link:url contains a control character \\(${shown}\\)`))
+      }
+    })
+
     it('400 for an unparseable date, malformed XML, a DOCTYPE, or a document that is not an entry', async () => {
       await expectError(await post(listUri(4), fixture('link').replace('2025-08-30T08:05:00', 'yesterday')), 400, /<issued> "yesterday"/)
       await expectError(await post(listUri(4), fixture('link').slice(0, -10)), 400, /not a usable Atom entry/)

@@ -265,6 +265,18 @@ describe('the OAuth 1.0a provider', () => {
       await expectRefusal(await send(request), 401, /nonce .* already used.*replayed.*fresh nonce/)
     })
 
+    it('spends a nonce only on a request that passes the signature and clock checks, so refusals cannot crowd it out', async () => {
+      const accessToken = await accessTokenFor()
+      const now = Math.floor(Date.now() / 1000)
+      const nonce = `kept-for-the-right-request-${now}`
+      const wrongSecret = await signedFetch(consumer, urls.identify, { token: { ...accessToken, secret: 'wrong' }, nonce })
+      await expectRefusal(wrongSecret, 401, /signature/)
+      const farAhead = await signedFetch(consumer, urls.identify, { token: accessToken, nonce, timestamp: now + 365 * 24 * 60 * 60 })
+      await expectRefusal(farAhead, 401, /clock skew/)
+      expect((await signedFetch(consumer, urls.identify, { token: accessToken, nonce, timestamp: now })).status).toBe(200)
+      await expectRefusal(await signedFetch(consumer, urls.identify, { token: accessToken, nonce, timestamp: now }), 401, /already used/)
+    })
+
     it('refuses timestamps more than five minutes old or ahead, as clock skew', async () => {
       const accessToken = await accessTokenFor()
       const now = Math.floor(Date.now() / 1000)
@@ -286,6 +298,13 @@ describe('the OAuth 1.0a provider', () => {
       for (const callback of ['http://localhost:9/x', 'http://[::1]:9/x']) {
         const accepted = await signedFetch(consumer, urls.requestToken, { method: 'POST', form: { oauth_callback: callback } })
         expect(accepted.status).toBe(200)
+      }
+    })
+
+    it('refuses a callback with control characters (a CR/LF would split the approval’s Location header)', async () => {
+      for (const callback of [`${callbackServer.url}\r\nSet-Cookie: session=stolen`, `${callbackServer.url}?a=\u0000`, `${callbackServer.url}\t`]) {
+        const response = await signedFetch(consumer, urls.requestToken, { method: 'POST', form: { oauth_callback: callback } })
+        await expectRefusal(response, 400, /oauth_callback contains a control character/)
       }
     })
 

@@ -21,6 +21,7 @@ import {
   type VerifiedRequest,
 } from '../auth/oauth'
 import { OAUTH_PATHS } from '../auth/oauth-urls'
+import { SignInThrottle, type SignInVerdict } from '../auth/sign-in-throttle'
 import { JsonGraph } from '../json/graph'
 import { jsonError, jsonReply } from '../json/reply'
 import { notFoundPage } from '../public/page'
@@ -39,10 +40,11 @@ export const MAX_SIGN_IN_ATTEMPTS = 5
 export const MAX_VERIFIER_ATTEMPTS = 5
 
 export function registerOAuthRoutes(router: Router, store: Store): void {
+  const throttle = new SignInThrottle()
   router
     .post(OAUTH_PATHS.requestToken, signed(store, 'consumer only', requestToken(store)))
     .get(OAUTH_PATHS.authorize, showAuthorizePage(store))
-    .post(OAUTH_PATHS.authorize, answerAuthorizePage(store))
+    .post(OAUTH_PATHS.authorize, answerAuthorizePage(store, throttle))
     .post(OAUTH_PATHS.accessToken, signed(store, 'request token', accessToken(store)))
     .get(OAUTH_PATHS.identify, signed(store, 'access token', identify(store)))
     .get(OAUTH_PATHS.sessionSyncScript, ofApplication(store, () => script(SESSION_SYNC_SCRIPT)))
@@ -153,7 +155,7 @@ function showAuthorizePage(store: Store): Handler {
 }
 
 /** POST /oauth/authorize: approve (with username and password) or deny. */
-function answerAuthorizePage(store: Store): Handler {
+function answerAuthorizePage(store: Store, throttle: SignInThrottle): Handler {
   return async ({ request }) => {
     const form = await readForm(request)
     if (isPage(form)) return form
@@ -171,19 +173,37 @@ function answerAuthorizePage(store: Store): Handler {
       case 'deny':
         return store.oauth.deny(found.token) ? denied(found) : alreadyAnswered(found)
       case 'approve':
-        return approve(store, found, form.get('username') ?? '', form.get('password') ?? '')
+        return approve(store, throttle, found, {
+          username: form.get('username') ?? '',
+          password: form.get('password') ?? '',
+          address: request.socket.remoteAddress ?? 'unknown',
+        })
       default:
         return signInProblemPage(400, 'Choose Approve or Deny', 'The form was sent without a choice. Go back and press Approve or Deny.')
     }
   }
 }
 
-async function approve(store: Store, request: RequestToken, username: string, password: string): Promise<Reply> {
+interface SignIn {
+  username: string
+  password: string
+  /** The client's IP address. */
+  address: string
+}
+
+async function approve(store: Store, throttle: SignInThrottle, request: RequestToken, signIn: SignIn): Promise<Reply> {
+  const { username, password, address } = signIn
+  const verdict = throttle.attempt(username, address)
+  if (!verdict.allowed) return signInPaused(request, username, verdict)
   const attempts = store.oauth.countSignInAttempt(request.token)
   if (attempts > MAX_SIGN_IN_ATTEMPTS) return tooManyAttempts(request)
   const account = store.oauth.signInRecord(username)
   const passwordIsRight = await checkPassword(password, account?.passwordHash ?? null)
   if (!account || !passwordIsRight) {
+    console.warn(
+      `Sign-in failed on the OAuth authorize page: username ${JSON.stringify(username)} from ${address}, ` +
+        `${verdict.attempt.accountFailures} in a row for this username.`,
+    )
     if (attempts >= MAX_SIGN_IN_ATTEMPTS) return tooManyAttempts(request)
     const left = MAX_SIGN_IN_ATTEMPTS - attempts
     return authorizePage({
@@ -193,6 +213,7 @@ async function approve(store: Store, request: RequestToken, username: string, pa
       status: 401,
     })
   }
+  verdict.attempt.succeeded()
   const verifier = store.oauth.approve(request.token, account.userId)
   if (verifier === null) return alreadyAnswered(request)
   if (request.callback === 'oob') return verifierPage(request.applicationName, verifier)
@@ -256,6 +277,28 @@ function tooManyAttempts(request: RequestToken): Reply {
     `This sign-in request is void after ${MAX_SIGN_IN_ATTEMPTS} wrong attempts. Go back to ${request.applicationName}, ` +
       'start signing in again, and check your username and password.',
   )
+}
+
+function signInPaused(request: RequestToken, username: string, { pausedBy, pausedForMs }: Extract<SignInVerdict, { allowed: false }>): Reply {
+  const pause = describePause(pausedForMs)
+  const what =
+    pausedBy === 'account'
+      ? `Signing in as ${username} is paused for ${pause}: there were too many wrong passwords for this account.`
+      : `Too many wrong passwords were sent from your address, so signing in from it is paused for ${pause}.`
+  const page = signInProblemPage(
+    429,
+    'Too many wrong passwords',
+    `${what} Then start signing in again from ${request.applicationName}. Only this sign-in page is paused: ` +
+      'publishing tools that use the API password keep working.',
+  )
+  return { ...page, headers: { ...page.headers, 'Retry-After': String(Math.ceil(pausedForMs / 1000)) } }
+}
+
+function describePause(milliseconds: number): string {
+  const seconds = Math.ceil(milliseconds / 1000)
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`
+  const minutes = Math.ceil(seconds / 60)
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`
 }
 
 function alreadyAnswered(request: RequestToken): Reply {

@@ -12,7 +12,7 @@ import {
 import type { AuthenticatedHandler } from '../auth/wsse'
 import { registerWeblogPages } from '../public/weblog-pages'
 import type { Post, PostFields, Store, User, Weblog } from '../store'
-import { readAtomBody } from './body'
+import { MAX_ENTRY_BYTES, readAtomBody } from './body'
 import { entryFromBody } from './entries'
 import { ownedWeblog } from './ownership'
 import { RenderCache } from './render-cache'
@@ -89,7 +89,7 @@ function renderFeedPage(store: Store, weblog: Weblog, offset: number, user: User
 function createPost(store: Store): AuthenticatedHandler {
   return async ({ request, origin, params }, user) => {
     const weblog = ownedWeblog(store, user, params['blogId'])
-    const xml = await readAtomBody(request)
+    const xml = await readAtomBody(request, MAX_ENTRY_BYTES)
     const idempotent = idempotentRequest(request, xml)
     // Nothing below awaits, so the look-up and the transaction see the same store: one key, one post.
     const earlier = idempotent && replay(store.idempotency, user.id, idempotent)
@@ -124,7 +124,7 @@ function replacePost(store: Store): AuthenticatedHandler {
   return async ({ request, origin, params }, user) => {
     const weblog = ownedWeblog(store, user, params['blogId'])
     const existing = postOf(store, user, weblog, params['entryId'])
-    const draft = draftFromEntry(entryFromBody(await readAtomBody(request), request, origin))
+    const draft = draftFromEntry(entryFromBody(await readAtomBody(request, MAX_ENTRY_BYTES), request, origin))
     const fields = postFields(store, weblog, draft, existing.issued)
     const post = store.transaction(() => store.posts.update(existing.id, fields, now()))
     return entryReply(200, post, weblog, user, origin)

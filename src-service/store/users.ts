@@ -20,10 +20,13 @@ export interface NewUser {
 export class Users {
   readonly #db: Connection
   readonly #secrets: SecretBox
+  /** Opened in place of a password for a username nobody has, so the answer takes as long as for a real user. */
+  readonly #decoyPassword: Uint8Array
 
   constructor(db: Connection, secrets: SecretBox) {
     this.#db = db
     this.#secrets = secrets
+    this.#decoyPassword = secrets.seal('decoy API password of the same length as a real one')
   }
 
   add(user: NewUser): User {
@@ -51,11 +54,13 @@ export class Users {
     return row && toUser(row)
   }
 
+  /** Null when there is no such user, after the same work as for one: the timing tells nobody which names exist. */
   apiPasswordOf(username: string): string | null {
     const row = this.#db.get('SELECT api_password_sealed FROM users WHERE username = :username COLLATE BINARY', {
       ':username': username,
     })
-    return row && this.#secrets.open(row['api_password_sealed'] as Uint8Array)
+    const password = this.#secrets.open((row?.['api_password_sealed'] as Uint8Array | undefined) ?? this.#decoyPassword)
+    return row && password
   }
 }
 

@@ -19,6 +19,8 @@ export interface SigningOptions {
   signatureMethod?: 'HMAC-SHA1' | 'PLAINTEXT'
   /** Seconds; now when absent. */
   timestamp?: number
+  /** A fresh random one when absent. */
+  nonce?: string
 }
 
 export interface SignedRequest {
@@ -29,7 +31,7 @@ export interface SignedRequest {
 }
 
 export function signRequest(consumer: KeyAndSecret, url: string, options: SigningOptions = {}): SignedRequest {
-  const { method = 'GET', token, form, header = {}, signatureMethod = 'HMAC-SHA1', timestamp } = options
+  const { method = 'GET', token, form, header = {}, signatureMethod = 'HMAC-SHA1', timestamp, nonce } = options
   const client = new OAuth({
     consumer,
     signature_method: signatureMethod,
@@ -38,6 +40,7 @@ export function signRequest(consumer: KeyAndSecret, url: string, options: Signin
     }),
   })
   if (timestamp !== undefined) client.getTimeStamp = () => timestamp
+  if (nonce !== undefined) client.getNonce = () => nonce
   // The library adds the query's parameters to the data it is given (so it gets a copy), and returns the data with
   // its own parameters: the form's are taken out again, as they travel in the body.
   const authorization = client.authorize({ url, method, data: { ...form, ...header } }, token)

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { expect } from 'vitest'
 import { createWsseHeader, parseXml, type WsseCredentials } from '../../src-protocol'
 import type { LookupOptions } from '../lookup'
-import { startService } from '../server'
+import { startService, type StartOptions } from '../server'
 import { openStore, type NewWeblog, type Store } from '../store'
 
 export interface TestAccount extends WsseCredentials {
@@ -31,6 +31,7 @@ export async function startTestService(
   accounts: readonly TestAccount[] = [],
   setUp: (store: Store) => void = () => {},
   lookup: LookupOptions = { offline: true },
+  limits: Pick<StartOptions, 'wsseNoncesPerUser'> = {},
 ): Promise<ServiceFixture> {
   const dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-service-'))
   const onStore = <T>(work: (store: Store) => T): T => {
@@ -48,7 +49,7 @@ export async function startTestService(
     }
     setUp(store)
   })
-  const start = (port: number) => startService({ port, dataDir, lookup })
+  const start = (port: number) => startService({ port, dataDir, lookup, ...limits })
   let running = await start(0)
   const { origin } = running
   return {

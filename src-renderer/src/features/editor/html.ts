@@ -54,13 +54,14 @@ const ALLOWED_URI = /^(?:(?:https?|mailto|tel|blogdesk-media):|[^a-z]|[a-z+.-]+(
 
 /**
  * HTML from the clipboard or the source view, made safe before the editor parses it: scripts, handlers, styles and
- * forms go. ProseMirror's own clipboard markup (data-pm-slice) stays, so copying within the editor keeps its shape.
+ * forms go, and so do id and name, with which it could shadow the page's globals (DOM clobbering). ProseMirror's own
+ * clipboard markup (data-pm-slice) stays, so copying within the editor keeps its shape.
  */
 export function sanitizeHtml(html: string): string {
   return purify.sanitize(html, {
     ALLOWED_URI_REGEXP: ALLOWED_URI,
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'dialog'],
-    FORBID_ATTR: ['style', 'srcset'],
+    FORBID_ATTR: ['style', 'srcset', 'id', 'name'],
   })
 }
 

@@ -17,7 +17,7 @@ purify.addHook('afterSanitizeAttributes', (node) => {
 const CONFIG = {
   USE_PROFILES: { html: true },
   FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'dialog', 'video', 'audio', 'iframe'],
-  FORBID_ATTR: ['style', 'srcset', 'id', 'tabindex'],
+  FORBID_ATTR: ['style', 'srcset', 'id', 'name', 'tabindex'],
 }
 
 /** Enough to hold what the reader scrolls through back and forth; the oldest cleaned HTML goes first. */

@@ -1,5 +1,6 @@
 // Post HTML from the server or a draft, made safe to show: DOMPurify with a Blogdesk instance of its own (its hooks
-// touch no other feature's sanitising). Inline styles go too: the page's CSP would refuse them anyway.
+// touch no other feature's sanitising). Inline styles go too: the page's CSP would refuse them anyway; and so do id
+// and name, with which a post could shadow the page's own globals and elements (DOM clobbering).
 import createDOMPurify from 'dompurify'
 
 const purify = createDOMPurify(window)
@@ -20,6 +21,6 @@ export function sanitizeHtml(html: string): string {
   return purify.sanitize(html, {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'dialog'],
-    FORBID_ATTR: ['style', 'srcset'],
+    FORBID_ATTR: ['style', 'srcset', 'id', 'name'],
   })
 }
