@@ -295,7 +295,7 @@ describe('typed lists over Atom', () => {
 
     it('400 for an address with control characters, which a browser or a header would read otherwise', async () => {
       for (const [character, shown] of [['&#13;&#10;', '\\\\r\\\\n'], ['&#9;', '\\\\t'], ['\u0085', '\\\\u0085']]) {
-        const link = fixture('link').replace('http://example.com/', `http://example.com/${character}x`)
+        const link = fixture('link').replace('http://transit.example.org/trams/', `http://transit.example.org/trams/${character}x`)
         await expectError(await post(listUri(4), link), 400, new RegExp(`link:url contains a control character \\(${shown}\\)`))
       }
     })
