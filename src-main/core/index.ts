@@ -1,7 +1,7 @@
 // The main process's core: everything Blogdesk does, with no Electron in sight, so it runs under plain Node in tests.
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Handlers } from '../../src-shared/contract'
+import type { CoreHandlers } from '../../src-shared/contract'
 import { Accounts, type Vault } from './accounts'
 import type { Fetch } from './atom'
 import { FeedPoller } from './feed'
@@ -91,7 +91,7 @@ export interface CoreOptions {
 }
 
 export interface Core {
-  handlers: Handlers
+  handlers: CoreHandlers
   onEvent(listener: CoreEventListener): () => void
   /** The outbox: publishing, deleting, photos, uploads and list items, sent when the servers can be reached. */
   sync: SyncEngine
@@ -137,7 +137,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     emit,
     onClose: (cleanup) => void cleanups.push(cleanup),
   }
-  const handlers: Handlers = {
+  const handlers: CoreHandlers = {
     ...accountsHandlers(services),
     ...outboxHandlers(services),
     ...draftsHandlers(services),

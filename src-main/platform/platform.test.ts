@@ -19,9 +19,9 @@ import {
   watchConnectivity,
   writeJsonFile,
 } from '.'
-import { app, fake, powerMonitor, shell } from '../testing/fake-electron'
+import { app, fake, powerMonitor, shell } from './testing/fake-electron'
 
-vi.mock('electron', () => import('../testing/fake-electron'))
+vi.mock('electron', () => import('./testing/fake-electron'))
 
 beforeEach(async () => {
   fake.reset()

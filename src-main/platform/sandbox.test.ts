@@ -8,10 +8,10 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { readSandboxFile, signedGet } from '../../src-service/testing/service-fixture'
 import { SANDBOX_STOP_MESSAGE } from '../../src-protocol'
-import { fake as electron } from '../testing/fake-electron'
+import { fake as electron } from './testing/fake-electron'
 import { SandboxLauncher } from '.'
 
-vi.mock('electron', () => import('../testing/fake-electron'))
+vi.mock('electron', () => import('./testing/fake-electron'))
 
 const repoRoot = join(import.meta.dirname, '..', '..')
 const serviceEntry = join(repoRoot, 'src-service', 'server.ts')

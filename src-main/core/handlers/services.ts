@@ -1,5 +1,5 @@
 // What the contract's handlers work with: core's parts, opened once by openCore and shared by every namespace.
-import type { Channel, Event, Events, Handlers } from '../../../src-shared/contract'
+import type { CoreHandlers, Event, Events } from '../../../src-shared/contract'
 import type { Accounts } from '../accounts'
 import type { Fetch } from '../atom'
 import type { FeedPoller } from '../feed'
@@ -26,4 +26,4 @@ export interface Services {
 }
 
 /** The handlers of the channels `<namespace>:…`: each namespace's module answers its own. */
-export type HandlersOf<Namespace extends string> = Pick<Handlers, Extract<Channel, `${Namespace}:${string}`>>
+export type HandlersOf<Namespace extends string> = Pick<CoreHandlers, Extract<keyof CoreHandlers, `${Namespace}:${string}`>>

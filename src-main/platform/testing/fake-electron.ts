@@ -7,16 +7,21 @@ import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { pathToFileURL } from 'node:url'
+import type {
+  BrowserWindowConstructorOptions,
+  IpcMainInvokeEvent,
+  MenuItemConstructorOptions,
+  Rectangle,
+  Session,
+  WebContents,
+} from 'electron'
 import { vi } from 'vitest'
 
-type Listener = (...args: never[]) => unknown
-type AnyOptions = Record<string, unknown> & { webPreferences?: Record<string, unknown> }
-interface Rectangle {
-  x: number
-  y: number
-  width: number
-  height: number
-}
+type PermissionRequestHandler = NonNullable<Parameters<Session['setPermissionRequestHandler']>[0]>
+type PermissionCheckHandler = NonNullable<Parameters<Session['setPermissionCheckHandler']>[0]>
+type HeadersListener = NonNullable<Parameters<Session['webRequest']['onHeadersReceived']>[0]>
+type WindowOpenHandler = Parameters<WebContents['setWindowOpenHandler']>[0]
+type InvokeHandler = (event: IpcMainInvokeEvent, request: unknown) => unknown
 
 function preventable<T extends object>(fields: T = {} as T) {
   const event = { ...fields, defaultPrevented: false, preventDefault: () => (event.defaultPrevented = true) }
@@ -46,7 +51,7 @@ class FakeApp extends EventEmitter {
   readonly setBadgeCount = vi.fn((_count?: number) => fake.platform !== 'darwin' || fake.notificationsPermitted)
   readonly whenReady = vi.fn(() => this.#whenReady)
   readonly setPath = vi.fn((name: string, path: string) => void this.paths.set(name, path))
-  readonly getAppPath = vi.fn(() => join(import.meta.dirname, '..', '..'))
+  readonly getAppPath = vi.fn(() => join(import.meta.dirname, '..', '..', '..'))
   /**
    * app.md, Event 'before-quit': "Emitted before the application starts closing its windows. Calling
    * `event.preventDefault()` will prevent the default behavior, which is terminating the application."
@@ -101,22 +106,22 @@ class FakeApp extends EventEmitter {
 // ------------------------------------------------------------------------------------------- windows and sessions
 
 class FakeSession extends EventEmitter {
-  permissionRequest: Listener | null = null
-  permissionCheck: Listener | null = null
-  headersReceived: Listener | null = null
+  permissionRequest: PermissionRequestHandler | null = null
+  permissionCheck: PermissionCheckHandler | null = null
+  headersReceived: HeadersListener | null = null
   readonly persistent: boolean
   constructor(partition: string) {
     super()
     this.persistent = partition === '' || partition.startsWith('persist:')
   }
-  setPermissionRequestHandler(handler: Listener | null) {
+  setPermissionRequestHandler(handler: PermissionRequestHandler | null) {
     this.permissionRequest = handler
   }
-  setPermissionCheckHandler(handler: Listener | null) {
+  setPermissionCheckHandler(handler: PermissionCheckHandler | null) {
     this.permissionCheck = handler
   }
   readonly webRequest = {
-    onHeadersReceived: (listener: Listener | null) => {
+    onHeadersReceived: (listener: HeadersListener | null) => {
       this.headersReceived = listener
     },
   }
@@ -138,15 +143,16 @@ let frameIds = 0
 class FakeWebContents extends EventEmitter {
   readonly session: FakeSession
   readonly mainFrame = { processId: 1, routingId: ++frameIds, url: '', detached: false }
-  readonly send = vi.fn((_channel: string, _payload?: unknown) => undefined)
+  /** What the page does with a message from the main process: see `fake.page`. */
+  readonly send = vi.fn((channel: string, payload?: unknown) => fake.page?.(this, channel, payload))
   readonly replaceMisspelling = vi.fn()
-  openHandler: Listener | null = null
+  openHandler: WindowOpenHandler | null = null
   destroyed = false
   constructor(partition: string) {
     super()
     this.session = sessionOf(partition)
   }
-  setWindowOpenHandler(handler: Listener) {
+  setWindowOpenHandler(handler: WindowOpenHandler) {
     this.openHandler = handler
   }
   isDestroyed() {
@@ -190,18 +196,18 @@ class FakeBrowserWindow extends EventEmitter {
   normalBounds: Rectangle
   readonly #fullScreenable: boolean
 
-  constructor(readonly options: AnyOptions) {
+  constructor(readonly options: BrowserWindowConstructorOptions) {
     super()
     FakeBrowserWindow.created.push(this)
-    this.webContents = new FakeWebContents(String(options.webPreferences?.['partition'] ?? ''))
-    const { x = 0, y = 0, width = 800, height = 600 } = options as Partial<Rectangle>
+    this.webContents = new FakeWebContents(options.webPreferences?.partition ?? '')
+    const { x = 0, y = 0, width = 800, height = 600 } = options
     this.normalBounds = { x, y, width, height }
     /**
      * base-window-options.md: "`fullscreen` boolean (optional) - Whether the window should show in fullscreen. When
      * explicitly set to `false` the fullscreen button will be hidden or disabled on macOS."
      */
-    this.#fullScreenable = options['fullscreenable'] !== false && !(fake.platform === 'darwin' && options['fullscreen'] === false)
-    this.fullScreen = options['fullscreen'] === true
+    this.#fullScreenable = options.fullscreenable !== false && !(fake.platform === 'darwin' && options.fullscreen === false)
+    this.fullScreen = options.fullscreen === true
   }
 
   getNormalBounds() {
@@ -271,7 +277,7 @@ class FakeNotification extends EventEmitter {
 }
 
 class FakeMenu {
-  constructor(readonly template: unknown[]) {}
+  constructor(readonly template: MenuItemConstructorOptions[]) {}
   popup(_options?: unknown) {
     fake.popups.push(this.template)
   }
@@ -506,7 +512,7 @@ export const app = new FakeApp()
 export const BrowserWindow = FakeBrowserWindow
 export const Notification = FakeNotification
 export const ipcMain = {
-  handle: vi.fn((channel: string, handler: Listener) => {
+  handle: vi.fn((channel: string, handler: InvokeHandler) => {
     if (fake.ipcHandlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`)
     fake.ipcHandlers.set(channel, handler)
   }),
@@ -517,7 +523,7 @@ export const dialog = {
   showMessageBox: vi.fn(async (..._args: unknown[]) => fake.messageBoxAnswer),
 }
 export const Menu = {
-  buildFromTemplate: (template: unknown[]) => new FakeMenu(template),
+  buildFromTemplate: (template: MenuItemConstructorOptions[]) => new FakeMenu(template),
   setApplicationMenu: (menu: FakeMenu | null) => void (fake.applicationMenu = menu),
 }
 export const nativeTheme = { shouldUseDarkColors: false }
@@ -554,9 +560,11 @@ export const fake = {
   displays: [{ x: 0, y: 25, width: 1920, height: 1055 }] as Rectangle[],
   messageBoxAnswer: { response: 0, checkboxChecked: false },
   applicationMenu: null as FakeMenu | null,
-  popups: [] as unknown[][],
-  ipcHandlers: new Map<string, Listener>(),
+  popups: [] as MenuItemConstructorOptions[][],
+  ipcHandlers: new Map<string, InvokeHandler>(),
   forks: [] as Fork[],
+  /** The renderer's side, where a test plays it: called with each message webContents.send delivers. */
+  page: null as ((contents: FakeWebContents, channel: string, payload: unknown) => void) | null,
   /** The sources a utility process runs for a built module path (the built service.js is not there in tests). */
   utilitySources: new Map<string, string>(),
   sessions,
@@ -572,6 +580,7 @@ export const fake = {
       displays: [{ x: 0, y: 25, width: 1920, height: 1055 }],
       messageBoxAnswer: { response: 0, checkboxChecked: false },
       applicationMenu: null,
+      page: null,
     })
     app.reset()
     fake.popups.length = 0
