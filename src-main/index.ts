@@ -6,6 +6,7 @@ import { registerIpc } from './ipc'
 import {
   APP_ID,
   appPaths,
+  ImageProcess,
   netFetch,
   openExternal,
   safeStorageCipher,
@@ -45,8 +46,9 @@ function run(): void {
     icon: process.platform === 'linux' ? join(paths.resourcesDir, 'icon.png') : undefined,
   })
   const saves = new SavesOnQuit(windows)
+  // electron.vite.config.ts builds the image helper and the service beside this file.
+  const images = new ImageProcess(join(import.meta.dirname, 'image-worker.js'))
   const sandbox = new SandboxLauncher({
-    // electron.vite.config.ts builds the service beside this file.
     serviceEntry: join(import.meta.dirname, 'service.js'),
     dataDir: paths.sandboxDir,
     resourcesDir: paths.resourcesDir,
@@ -63,6 +65,7 @@ function run(): void {
       dataDir: paths.dataDir,
       vault: new FileVault(paths.vaultFile, cipher),
       fetch: netFetch,
+      images,
       platform,
     })
     const unregisterIpc = registerIpc(core, windows, saves.handlers)
@@ -111,7 +114,10 @@ function run(): void {
         stop()
         return close(core)
       }, () => undefined) // a core that never opened has nothing to close
-      .then(() => sandbox.stop())
+      .then(() => {
+        images.stop()
+        return sandbox.stop()
+      })
       .finally(() => {
         shutDown = true
         app.quit()

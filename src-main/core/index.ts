@@ -5,6 +5,7 @@ import type { CoreHandlers } from '../../src-shared/contract'
 import { Accounts, type Vault } from './accounts'
 import type { Fetch } from './atom'
 import { FeedPoller } from './feed'
+import { inProcessImages, type ImageWorker } from './media'
 import { accountsHandlers } from './handlers/accounts'
 import { collectionsHandlers } from './handlers/collections'
 import { draftsHandlers } from './handlers/drafts'
@@ -43,7 +44,16 @@ export {
 export { AtomClient, RequestFailure, type FailureKind, type FeedPage, type PostToSend, type RemotePost } from './atom'
 export type { CoreEventListener } from './handlers/services'
 export type { Connectivity, Platform, SandboxDetails, ShownPage } from './platform'
-export { MAX_MEDIA_BYTES, readPhotoPreview, type ImageType, type PhotoPreview } from './media'
+export {
+  MAX_MEDIA_BYTES,
+  readPhotoPreview,
+  runImageJob,
+  type ImageJob,
+  type ImageResults,
+  type ImageType,
+  type ImageWorker,
+  type PhotoPreview,
+} from './media'
 export {
   Caches,
   DataInUseError,
@@ -88,6 +98,8 @@ export interface CoreOptions {
   platform: Platform
   /** Electron's net.fetch in the app (system proxy and certificates); Node's fetch by default. */
   fetch?: Fetch
+  /** Where sharp's work runs: a helper process in the app (Electron and sharp clash on Linux); here by default. */
+  images?: ImageWorker
 }
 
 export interface Core {
@@ -134,6 +146,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     media,
     platform: options.platform,
     fetch,
+    images: options.images ?? inProcessImages,
     emit,
     onClose: (cleanup) => void cleanups.push(cleanup),
   }

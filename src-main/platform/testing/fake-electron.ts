@@ -16,6 +16,7 @@ import type {
   WebContents,
 } from 'electron'
 import { vi } from 'vitest'
+import { READY_SIGNAL } from './utility-process-signal'
 
 type PermissionRequestHandler = NonNullable<Parameters<Session['setPermissionRequestHandler']>[0]>
 type PermissionCheckHandler = NonNullable<Parameters<Session['setPermissionCheckHandler']>[0]>
@@ -482,6 +483,9 @@ function forkUtility(modulePath: string, args: string[] = [], options: Record<st
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })
   const messages: unknown[] = []
+  // Held until the child listens (see utility-process-preload.ts), as Electron queues them for the child.
+  const unsent: unknown[] = []
+  let listening = false
   const utility = Object.assign(new EventEmitter(), {
     stdout: child.stdout,
     stderr: child.stderr,
@@ -492,10 +496,15 @@ function forkUtility(modulePath: string, args: string[] = [], options: Record<st
     kill: () => child.kill('SIGTERM'),
     postMessage: (message: unknown) => {
       messages.push(message)
-      if (child.connected) child.send(message as object)
+      if (listening) child.send(message as object)
+      else unsent.push(message)
     },
   })
-  child.on('message', (message) => utility.emit('message', message))
+  child.on('message', (message) => {
+    if (message !== READY_SIGNAL) return void utility.emit('message', message)
+    listening = true
+    for (const message of unsent.splice(0)) child.send(message as object)
+  })
   const exited = new Promise<number>((resolve) =>
     child.on('exit', (code) => {
       utility.emit('exit', code ?? 1)
