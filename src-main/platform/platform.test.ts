@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BlogdeskError } from '../../src-shared/contract'
-import { FileVault } from '../core'
+import { AtomClient, FileVault, RequestFailure } from '../core'
 import {
   appPaths,
   CONNECTIVITY_POLL_MS,
@@ -105,11 +105,24 @@ describe('netFetch', () => {
   beforeAll(async () => {
     server = createServer((request, response) => {
       // The service's answers to a username (302 to the user's address) and to a moved feed (301).
-      const moves: Record<string, [number, string]> = { '/users/melody': [302, '/users/7.json'], '/old/feed': [301, '/blog/atom/feed'] }
+      const moves: Record<string, [number, string]> = {
+        '/users/melody': [302, '/users/7.json'],
+        '/old/feed': [301, '/blog/atom/feed'],
+        '/old/weblog': [301, '/blog/atom/weblog'],
+        '/moved/post': [307, '/blog/atom/post'],
+      }
       const move = moves[request.url ?? '']
       if (move) {
         response.writeHead(move[0], { location: move[1] })
         return void response.end()
+      }
+      if (request.url === '/blog/atom/weblog') {
+        // A feed whose entries link relative to where it is served from.
+        response.setHeader('content-type', 'application/atom+xml')
+        return void response.end(
+          '<feed xmlns="http://purl.org/atom/ns#"><title>t</title><entry><title>Lisbon</title>' +
+            '<link rel="service.edit" href="entry/7"/></entry></feed>',
+        )
       }
       response.setHeader('content-type', 'text/plain')
       response.end(`${request.method} ${request.url} ${request.headers['x-wsse'] ?? ''}`)
@@ -140,6 +153,24 @@ describe('netFetch', () => {
     expect(await response.text()).toBe('GET /blog/atom/feed ')
     expect(response.url).toBe(`${origin}/blog/atom/feed`)
     expect(new URL('entry/1', response.url).href).toBe(`${origin}/blog/atom/entry/1`)
+  })
+
+  describe("under core's Atom client", () => {
+    const client = () => new AtomClient({ fetch: netFetch, credentials: async () => ({ username: 'melody', password: 'secret' }) })
+
+    it('stops a write sent to an address that moved, saying so, instead of retrying it', async () => {
+      const post = { title: 'Lisbon', content: '<p>Trams</p>', categories: [] }
+      const failure = await client()
+        .createPost(`${origin}/moved/post`, post, { idempotencyKey: 'k1' })
+        .then(() => null, (error: unknown) => error)
+      expect(failure).toBeInstanceOf(RequestFailure)
+      expect(failure).toMatchObject({ kind: 'refused', message: expect.stringMatching(/has moved to .*\/blog\/atom\/post/) })
+    })
+
+    it("reads a moved feed's relative links against its new address", async () => {
+      const page = await client().feedPage(`${origin}/old/weblog`)
+      expect(page.posts.map((post) => post.editUri)).toEqual([`${origin}/blog/atom/entry/7`])
+    })
   })
 
   it('refuses a redirect when asked to', async () => {
