@@ -24,10 +24,12 @@ export default defineConfig({
     build: {
       rollupOptions: {
         // The service is a second main-process entry: it runs under plain Node (`npm run service`)
-        // and as the app's built-in sandbox in an Electron utility process.
+        // and as the app's built-in sandbox in an Electron utility process. The image helper is a third, run as a
+        // utility process too, so that sharp stays out of the main process.
         input: {
           index: resolve(root, 'src-main/index.ts'),
           service: resolve(root, 'src-service/server.ts'),
+          'image-worker': resolve(root, 'src-main/image-worker.ts'),
         },
       },
     },

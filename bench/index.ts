@@ -11,6 +11,7 @@ import { runPhotoBench } from './photo'
 import { runServiceBench } from './service'
 import { runStartupBench } from './startup'
 import { printTable, type BenchRow } from './table'
+import { runThumbnailsBench } from './thumbnails'
 import { runUploadBench } from './upload'
 
 const suites: [string, () => Promise<BenchRow[]>][] = [
@@ -21,6 +22,7 @@ const suites: [string, () => Promise<BenchRow[]>][] = [
   ['50 MB photo upload by the Atom client', runUploadBench],
   ['Enqueue: one outbox insert', runEnqueueBench],
   ['EXIF preview of a 100-photo drop', runExifPreviewBench],
+  ['Photo import: thumbnails in the image helper', runThumbnailsBench],
   ['Flush 1,000 queued posts', runFlushBench],
   ['Post editor: typing and opening long posts', runEditorBench],
   ['Startup with 1,000 drafts and 10,000 cached events', runStartupBench],

@@ -6,171 +6,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { channels, type AccountSummary, type Envelope } from '../src-shared/contract'
+import { melody, startTestService } from '../src-service/testing/service-fixture'
 import { startServiceProcess } from '../src-service/testing/service-process'
 
-/** ipcMain.handle's listener, as far as this test plays the renderer. */
-type InvokeHandler = (event: object, request: unknown) => Promise<Envelope<unknown>> | Envelope<unknown>
+// Loaded once: every fresh load of the main process (resetModules) meets this same fake.
+const electron = await vi.hoisted(() => import('./platform/testing/fake-electron'))
+vi.mock('electron', () => electron)
 
-/** A menu item as this test reads the application menu's template (index.ts alone may name Electron's types). */
-interface MenuItem {
-  label?: string
-  click?: () => void
-  submenu?: MenuItem[] | object
-}
+const { app, BrowserWindow, dialog, fake } = electron
 
-const electron = await vi.hoisted(async () => {
-  const { EventEmitter } = await import('node:events')
-  const { spawn } = await import('node:child_process')
-  const { join: joinPath } = await import('node:path')
-  const { pathToFileURL: toUrl } = await import('node:url')
-
-  let frameIds = 0
-  class FakeWebContents extends EventEmitter {
-    readonly mainFrame = { processId: 1, routingId: ++frameIds, url: '', detached: false }
-    readonly session = {
-      setPermissionRequestHandler: vi.fn(),
-      setPermissionCheckHandler: vi.fn(),
-      webRequest: { onHeadersReceived: vi.fn() },
-    }
-    readonly send = vi.fn()
-    setWindowOpenHandler = vi.fn()
-    isDestroyed = () => false
-  }
-  class FakeBrowserWindow extends EventEmitter {
-    static readonly created: FakeBrowserWindow[] = []
-    static getFocusedWindow = (): FakeBrowserWindow | null => null
-    readonly webContents = new FakeWebContents()
-    readonly focus = vi.fn()
-    readonly restore = vi.fn()
-    readonly maximize = vi.fn()
-    visible = false
-    readonly show = vi.fn(() => {
-      this.visible = true
-      this.emit('show')
-    })
-    constructor(readonly options: object) {
-      super()
-      FakeBrowserWindow.created.push(this)
-    }
-    async loadFile(file: string) {
-      this.webContents.mainFrame.url = toUrl(file).href
-      // As in Electron, the page is ready some time after the window was made.
-      setImmediate(() => this.emit('ready-to-show'))
-    }
-    getNormalBounds = () => ({ x: 10, y: 40, width: 1000, height: 700 })
-    isMaximized = () => false
-    isFullScreen = () => false
-    isMinimized = () => false
-    isDestroyed = () => false
-    isVisible = () => this.visible
-  }
-
-  /** Blogdesk as `npm start` runs it: from the built sources, reading the repo's resources/. */
-  class FakeApp extends EventEmitter {
-    isPackaged = false
-    hasLock = true
-    quitting = false
-    exitCode: number | null = null
-    readonly paths = new Map<string, string>()
-    #ready: () => void = () => undefined
-    #whenReady = new Promise<void>((resolve) => (this.#ready = resolve))
-    readonly requestSingleInstanceLock = vi.fn(() => this.hasLock)
-    readonly enableSandbox = vi.fn()
-    readonly setAppUserModelId = vi.fn()
-    readonly setBadgeCount = vi.fn(() => true)
-    readonly whenReady = vi.fn(() => this.#whenReady)
-    getPath(name: string) {
-      const path = this.paths.get(name)
-      if (!path) throw new Error(`unexpected app.getPath('${name}')`)
-      return path
-    }
-    readonly setPath = vi.fn((name: string, path: string) => this.paths.set(name, path))
-    getAppPath = () => joinPath(import.meta.dirname, '..')
-    /** Like Electron: `before-quit` first, and a listener may postpone the quit by preventing it; then windows close. */
-    readonly quit = vi.fn(() => {
-      let prevented = false
-      this.emit('before-quit', { preventDefault: () => (prevented = true) })
-      if (prevented) return
-      for (const window of FakeBrowserWindow.created) window.emit('close', { preventDefault: () => undefined })
-      this.quitting = true
-    })
-    readonly exit = vi.fn((code: number) => {
-      this.exitCode = code
-    })
-    becomeReady() {
-      this.#ready()
-      return this.#whenReady
-    }
-  }
-
-  /** utilityProcess.fork as a Node child process running the service from its sources. */
-  const forks: { modulePath: string; args: string[]; exited: Promise<void> }[] = []
-  function fork(modulePath: string, args: string[]) {
-    const sources = joinPath(import.meta.dirname, '..', 'src-service', 'server.ts')
-    const child = spawn(process.execPath, ['--import', 'tsx', sources, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    const utility = Object.assign(new EventEmitter(), {
-      stdout: child.stdout,
-      stderr: child.stderr,
-      kill: () => child.kill('SIGTERM'),
-    })
-    const exited = new Promise<void>((resolve) => child.on('exit', (code) => {
-      utility.emit('exit', code ?? 1)
-      resolve()
-    }))
-    forks.push({ modulePath, args, exited })
-    return utility
-  }
-
-  const ipcHandlers = new Map<string, InvokeHandler>()
-  const state = {
-    app: new FakeApp(),
-    keyring: 'gnome_libsecret',
-    applicationMenu: null as MenuItem[] | null,
-    messageBoxAnswer: { response: 0, checkboxChecked: false },
-  }
-  return {
-    state,
-    FakeApp,
-    FakeBrowserWindow,
-    ipcHandlers,
-    forks,
-    fork,
-    ipcMain: {
-      handle: (channel: string, handler: InvokeHandler) => ipcHandlers.set(channel, handler),
-      removeHandler: (channel: string) => ipcHandlers.delete(channel),
-    },
-    showErrorBox: vi.fn((_title: string, _content: string) => undefined),
-    showMessageBox: vi.fn(async (..._args: unknown[]) => state.messageBoxAnswer),
-    powerMonitor: new EventEmitter(),
-  }
-})
-
-vi.mock('electron', () => ({
-  // Each test starts a fresh app: index.ts is loaded anew (resetModules) and reads this then.
-  get app() {
-    return electron.state.app
-  },
-  BrowserWindow: electron.FakeBrowserWindow,
-  dialog: { showErrorBox: electron.showErrorBox, showMessageBox: electron.showMessageBox },
-  ipcMain: electron.ipcMain,
-  Menu: {
-    buildFromTemplate: (template: MenuItem[]) => template,
-    setApplicationMenu: (menu: MenuItem[]) => (electron.state.applicationMenu = menu),
-  },
-  nativeTheme: { shouldUseDarkColors: false },
-  net: { fetch: (input: string | Request, init?: RequestInit) => globalThis.fetch(input, init), isOnline: () => true },
-  Notification: { isSupported: () => false },
-  powerMonitor: electron.powerMonitor,
-  safeStorage: {
-    isEncryptionAvailable: () => true,
-    getSelectedStorageBackend: () => electron.state.keyring,
-    encryptString: (plain: string) => Buffer.from(plain, 'utf8').reverse(),
-    decryptString: (sealed: Buffer) => Buffer.from(sealed).reverse().toString('utf8'),
-  },
-  screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
-  shell: { openExternal: vi.fn(), openPath: vi.fn() },
-  utilityProcess: { fork: electron.fork },
-}))
+type MenuItem = NonNullable<typeof fake.applicationMenu>['template'][number]
+type InvokeEvent = Parameters<NonNullable<ReturnType<typeof fake.ipcHandlers.get>>>[0]
 
 let appData: string
 /** Where Blogdesk keeps its data: appData/Blogdesk. */
@@ -178,19 +24,17 @@ let userData: string
 
 beforeEach(() => {
   vi.resetModules()
+  fake.reset()
   appData = mkdtempSync(join(tmpdir(), 'blogdesk-app-'))
   userData = join(appData, 'Blogdesk')
-  electron.state.app = new electron.FakeApp()
-  electron.state.app.paths.set('appData', appData)
-  electron.state.app.paths.set('userData', join(appData, 'blogdesk'))
-  electron.state.keyring = 'gnome_libsecret'
-  electron.state.applicationMenu = null
-  electron.state.messageBoxAnswer = { response: 0, checkboxChecked: false }
-  electron.FakeBrowserWindow.created.length = 0
-  electron.forks.length = 0
-  electron.ipcHandlers.clear()
-  electron.showErrorBox.mockClear()
-  electron.showMessageBox.mockClear()
+  app.paths.set('appData', appData)
+  app.paths.set('userData', join(appData, 'blogdesk'))
+  // The built service.js beside the main file is the service's sources here.
+  fake.utilitySources.set(join(import.meta.dirname, 'service.js'), join(import.meta.dirname, '..', 'src-service', 'server.ts'))
+  // The page, as far as quitting goes: with no editor open it has nothing to save, and answers at once.
+  fake.page = (contents, channel) => {
+    if (channel === 'app:quitting') setImmediate(() => void invokeFrom(contents, 'app:readyToQuit', null))
+  }
 })
 
 afterEach(async () => {
@@ -206,38 +50,46 @@ async function launch(): Promise<void> {
 
 async function start(): Promise<void> {
   await launch()
-  await electron.state.app.becomeReady()
-  await vi.waitFor(() => expect(electron.FakeBrowserWindow.created).toHaveLength(1))
+  await app.becomeReady()
+  await vi.waitFor(() => expect(BrowserWindow.created).toHaveLength(1))
 }
 
 /** Quits, as the person would, and waits until the store is closed and the sandbox has stopped. */
 async function quit(): Promise<void> {
-  if (electron.ipcHandlers.size > 0) electron.state.app.quit()
-  await vi.waitFor(() => expect(electron.ipcHandlers.size).toBe(0))
-  await Promise.all(electron.forks.map((fork) => fork.exited))
+  if (fake.ipcHandlers.size > 0) app.quit()
+  await vi.waitFor(() => expect(fake.ipcHandlers.size).toBe(0), { timeout: 10_000 })
+  await Promise.all(fake.forks.map((fork) => fork.exited))
 }
 
 /** Starts the same app again on the same data, as a person reopening Blogdesk would. */
 async function restart(): Promise<void> {
   await quit()
   vi.resetModules()
-  electron.state.app = Object.assign(new electron.FakeApp(), { paths: electron.state.app.paths })
-  electron.FakeBrowserWindow.created.length = 0
+  const paths = new Map(app.paths)
+  app.reset()
+  for (const [name, path] of paths) app.paths.set(name, path)
+  BrowserWindow.created.length = 0
   await start()
 }
 
+/** What ipcRenderer.invoke in the page of `contents` gets. */
+async function invokeFrom(contents: InstanceType<typeof BrowserWindow>['webContents'], channel: string, request: unknown) {
+  const handler = fake.ipcHandlers.get(channel)
+  if (!handler) throw new Error(`no handler for ${channel}`)
+  const event = { sender: contents, senderFrame: contents.mainFrame } as unknown as InvokeEvent
+  return (await handler(event, request)) as Envelope<unknown>
+}
+
 async function invokeFromWindow(channel: string, request: unknown): Promise<Envelope<unknown>> {
-  const window = electron.FakeBrowserWindow.created[0]
-  const handler = electron.ipcHandlers.get(channel)
-  if (!window || !handler) throw new Error(`no window or no handler for ${channel}`)
-  const event = { sender: window.webContents, senderFrame: window.webContents.mainFrame }
-  return handler(event, request)
+  const window = BrowserWindow.created[0]
+  if (!window) throw new Error(`no window for ${channel}`)
+  return invokeFrom(window.webContents, channel, request)
 }
 
 function menuItem(label: string): MenuItem {
   const items = (menu: MenuItem[]): MenuItem[] =>
     menu.flatMap((item) => [item, ...(Array.isArray(item.submenu) ? items(item.submenu) : [])])
-  const item = items(electron.state.applicationMenu ?? []).find((candidate) => candidate.label === label)
+  const item = items(fake.applicationMenu?.template ?? []).find((candidate) => candidate.label === label)
   if (!item) throw new Error(`no menu item "${label}"`)
   return item
 }
@@ -245,16 +97,16 @@ function menuItem(label: string): MenuItem {
 describe('starting', () => {
   it('sandboxes every renderer, in a data folder named after the product, before anything else', async () => {
     await launch()
-    expect(electron.state.app.enableSandbox).toHaveBeenCalledOnce()
-    expect(electron.state.app.setPath).toHaveBeenCalledWith('userData', userData)
+    expect(app.enableSandbox).toHaveBeenCalledOnce()
+    expect(app.setPath).toHaveBeenCalledWith('userData', userData)
   })
 
   it('opens one window on our page, answering every channel from the store in user data', async () => {
     await start()
-    const [window] = electron.FakeBrowserWindow.created
+    const [window] = BrowserWindow.created
     await vi.waitFor(() => expect(window?.show).toHaveBeenCalled())
     expect(window?.webContents.mainFrame.url).toMatch(/^file:.*\/renderer\/index\.html$/)
-    expect([...electron.ipcHandlers.keys()].sort()).toEqual([...channels].sort())
+    expect([...fake.ipcHandlers.keys()].sort()).toEqual([...channels].sort())
     expect(await invokeFromWindow('accounts:list', null)).toEqual({ ok: true, value: [] })
     expect(existsSync(join(userData, 'blogdesk.sqlite'))).toBe(true)
   })
@@ -262,12 +114,12 @@ describe('starting', () => {
   it('tells the person and exits when the store cannot be opened', async () => {
     const notAFolder = join(appData, 'occupied')
     writeFileSync(notAFolder, '')
-    electron.state.app.paths.set('appData', notAFolder)
+    app.paths.set('appData', notAFolder)
     await launch()
-    await electron.state.app.becomeReady()
-    await vi.waitFor(() => expect(electron.state.app.exitCode).toBe(1))
-    expect(electron.showErrorBox).toHaveBeenCalledWith('Blogdesk could not start', expect.stringContaining('will close now'))
-    expect(electron.FakeBrowserWindow.created).toHaveLength(0)
+    await app.becomeReady()
+    await vi.waitFor(() => expect(app.exitCode).toBe(1))
+    expect(dialog.showErrorBox).toHaveBeenCalledWith('Blogdesk could not start', expect.stringContaining('will close now'))
+    expect(BrowserWindow.created).toHaveLength(0)
   })
 
   it('says plainly when another Blogdesk holds the data', async () => {
@@ -275,9 +127,9 @@ describe('starting', () => {
     // A live process that is not this one owns the store.
     writeFileSync(join(userData, 'blogdesk.sqlite.pid'), `${process.ppid}\n`)
     await launch()
-    await electron.state.app.becomeReady()
-    await vi.waitFor(() => expect(electron.state.app.exitCode).toBe(1))
-    expect(electron.showErrorBox).toHaveBeenCalledWith(
+    await app.becomeReady()
+    await vi.waitFor(() => expect(app.exitCode).toBe(1))
+    expect(dialog.showErrorBox).toHaveBeenCalledWith(
       'Blogdesk is already open',
       expect.stringMatching(new RegExp(`Blogdesk is already running \\(process ${process.ppid}\\)[^]*will close now`)),
     )
@@ -286,31 +138,40 @@ describe('starting', () => {
 
 describe('a second Blogdesk', () => {
   it('quits at once when another one is running', async () => {
-    electron.state.app.hasLock = false
+    app.hasLock = false
     await launch()
-    expect(electron.state.app.quitting).toBe(true)
-    expect(electron.state.app.whenReady).not.toHaveBeenCalled()
+    expect(app.quitting).toBe(true)
+    expect(app.whenReady).not.toHaveBeenCalled()
   })
 
   it('brings the running window to the front instead of opening another', async () => {
     await start()
-    electron.state.app.emit('second-instance')
-    expect(electron.FakeBrowserWindow.created).toHaveLength(1)
-    expect(electron.FakeBrowserWindow.created[0]?.focus).toHaveBeenCalled()
+    app.emit('second-instance')
+    await vi.waitFor(() => expect(BrowserWindow.created[0]?.focus).toHaveBeenCalled())
+    expect(BrowserWindow.created).toHaveLength(1)
+  })
+
+  it('is heard while this one is still opening its store, and gets the window once there is one', async () => {
+    await launch()
+    app.emit('second-instance')
+    await app.becomeReady()
+    await vi.waitFor(() => expect(BrowserWindow.created[0]?.focus).toHaveBeenCalled())
+    expect(BrowserWindow.created).toHaveLength(1)
   })
 })
 
 describe('the menu', () => {
   it("sends the editor's commands to the window", async () => {
     await start()
-    menuItem('Publish').click?.()
-    expect(electron.FakeBrowserWindow.created[0]?.webContents.send).toHaveBeenCalledWith('app:command', 'publish')
+    ;(menuItem('Publish').click as () => void)()
+    expect(BrowserWindow.created[0]?.webContents.send).toHaveBeenCalledWith('app:command', 'publish')
   })
 })
 
 describe('the window', () => {
   it('opens where it was when Blogdesk last quit', async () => {
     await start()
+    BrowserWindow.created[0]!.normalBounds = { x: 10, y: 40, width: 1000, height: 700 }
     await restart()
     expect(JSON.parse(readFileSync(join(userData, 'window-state.json'), 'utf8')).bounds).toEqual({
       x: 10,
@@ -318,40 +179,54 @@ describe('the window', () => {
       width: 1000,
       height: 700,
     })
-    expect(electron.FakeBrowserWindow.created[0]?.options).toMatchObject({ x: 10, y: 40, width: 1000, height: 700 })
+    expect(BrowserWindow.created[0]?.options).toMatchObject({ x: 10, y: 40, width: 1000, height: 700 })
   })
 })
 
 describe('without a keyring', () => {
   beforeEach(() => {
-    electron.state.keyring = 'basic_text'
+    fake.keyring = 'basic_text'
   })
 
   it.runIf(process.platform === 'linux')('warns that passwords are only obfuscated, until told not to', async () => {
     await start()
-    await vi.waitFor(() => expect(electron.showMessageBox).toHaveBeenCalledOnce())
-    expect(electron.showMessageBox.mock.calls[0]?.at(-1)).toMatchObject({
+    await vi.waitFor(() => expect(dialog.showMessageBox).toHaveBeenCalledOnce())
+    expect(dialog.showMessageBox.mock.calls[0]?.at(-1)).toMatchObject({
       type: 'warning',
       message: expect.stringContaining('can only obfuscate your passwords'),
       checkboxLabel: expect.any(String),
     })
 
     await restart()
-    await vi.waitFor(() => expect(electron.showMessageBox).toHaveBeenCalledTimes(2))
+    await vi.waitFor(() => expect(dialog.showMessageBox).toHaveBeenCalledTimes(2))
 
-    electron.state.messageBoxAnswer = { response: 0, checkboxChecked: true }
+    fake.messageBoxAnswer = { response: 0, checkboxChecked: true }
     await restart()
-    await vi.waitFor(() => expect(electron.showMessageBox).toHaveBeenCalledTimes(3))
+    await vi.waitFor(() => expect(dialog.showMessageBox).toHaveBeenCalledTimes(3))
     await restart()
-    await vi.waitFor(() => expect(electron.FakeBrowserWindow.created[0]?.show).toHaveBeenCalled())
-    expect(electron.showMessageBox).toHaveBeenCalledTimes(3)
+    await vi.waitFor(() => expect(BrowserWindow.created[0]?.show).toHaveBeenCalled())
+    expect(dialog.showMessageBox).toHaveBeenCalledTimes(3)
+  })
+
+  it.runIf(process.platform === 'linux')('still keeps the passwords of the accounts added', async () => {
+    const service = await startTestService([melody])
+    try {
+      await start()
+      const added = await invokeFromWindow('accounts:add', { atomBase: service.origin, username: melody.username, apiPassword: melody.password })
+      expect(added).toMatchObject({ ok: true, value: { username: 'melody' } })
+      await restart()
+      const [account] = ((await invokeFromWindow('accounts:list', null)) as { value: AccountSummary[] }).value
+      expect(await invokeFromWindow('weblogs:list', { accountId: account!.id, refresh: true })).toMatchObject({ ok: true })
+    } finally {
+      await service.dispose()
+    }
   })
 
   it('says nothing where the keyring works', async () => {
-    electron.state.keyring = 'gnome_libsecret'
+    fake.keyring = 'gnome_libsecret'
     await start()
-    await vi.waitFor(() => expect(electron.FakeBrowserWindow.created[0]?.show).toHaveBeenCalled())
-    expect(electron.showMessageBox).not.toHaveBeenCalled()
+    await vi.waitFor(() => expect(BrowserWindow.created[0]?.show).toHaveBeenCalled())
+    expect(dialog.showMessageBox).not.toHaveBeenCalled()
   })
 })
 
@@ -370,9 +245,9 @@ describe('the built-in sandbox', () => {
     await earlier.stop()
 
     await restart()
-    await vi.waitFor(() => expect(electron.forks).toHaveLength(1), { timeout: 10_000 })
-    expect(electron.forks[0]?.modulePath).toMatch(/service\.js$/)
-    expect(electron.forks[0]?.args).toEqual(expect.arrayContaining(['--port', String(earlier.port), '--demo']))
+    await vi.waitFor(() => expect(fake.forks).toHaveLength(1), { timeout: 10_000 })
+    expect(fake.forks[0]?.modulePath).toMatch(/service\.js$/)
+    expect(fake.forks[0]?.args).toEqual(expect.arrayContaining(['--port', String(earlier.port), '--demo']))
     await vi.waitFor(
       async () => expect(await invokeFromWindow('weblogs:list', { accountId: account.id, refresh: true })).toMatchObject({ ok: true }),
       { timeout: 20_000, interval: 200 },
@@ -385,22 +260,46 @@ describe('the built-in sandbox', () => {
   it('stays off while no account uses it', async () => {
     await start()
     await invokeFromWindow('accounts:list', null)
-    expect(electron.forks).toEqual([])
+    expect(fake.forks).toEqual([])
   })
 })
 
 describe('quitting', () => {
   it('closes the store before the app goes', async () => {
     await start()
-    electron.state.app.quit()
-    expect(electron.state.app.quitting).toBe(false)
-    await vi.waitFor(() => expect(electron.state.app.quitting).toBe(true))
-    expect(electron.ipcHandlers.size).toBe(0)
+    app.quit()
+    expect(app.quitting).toBe(false)
+    await vi.waitFor(() => expect(app.quitting).toBe(true))
+    expect(fake.ipcHandlers.size).toBe(0)
+  })
+
+  it('saves what was typed last, before the store closes', async () => {
+    await start()
+    const service = await startTestService([melody])
+    const added = await invokeFromWindow('accounts:add', { atomBase: service.origin, username: melody.username, apiPassword: melody.password })
+    const accountId = (added as { value: AccountSummary }).value.id
+    const draft = await invokeFromWindow('drafts:create', { accountId, weblogPostUri: `${service.origin}/t/atom/weblog/blog_id=1` })
+    await service.dispose()
+    expect(draft).toMatchObject({ ok: true })
+    const { id } = (draft as { value: { id: string } }).value
+    // The editor saves when asked, as a page does: a local write that takes a moment.
+    fake.page = (contents, channel) => {
+      if (channel !== 'app:quitting') return
+      setTimeout(async () => {
+        await invokeFrom(contents, 'drafts:save', { draftId: id, content: '<p>The last words typed</p>' })
+        await invokeFrom(contents, 'app:readyToQuit', null)
+      }, 50)
+    }
+    await restart()
+    expect(await invokeFromWindow('drafts:get', { draftId: id })).toMatchObject({
+      ok: true,
+      value: { content: '<p>The last words typed</p>' },
+    })
   })
 
   it.runIf(process.platform !== 'darwin')('follows the last window closed', async () => {
     await start()
-    electron.state.app.emit('window-all-closed')
-    await vi.waitFor(() => expect(electron.state.app.quitting).toBe(true))
+    app.emit('window-all-closed')
+    await vi.waitFor(() => expect(app.quitting).toBe(true))
   })
 })

@@ -6,6 +6,7 @@ import { registerIpc } from './ipc'
 import {
   APP_ID,
   appPaths,
+  ImageProcess,
   netFetch,
   openExternal,
   safeStorageCipher,
@@ -17,6 +18,7 @@ import {
   AppWindows,
   appPage,
   installAppMenu,
+  SavesOnQuit,
   showSignInPage,
   showStartupError,
   signalOutbox,
@@ -43,8 +45,10 @@ function run(): void {
     state: new WindowStateFile(paths.windowStateFile),
     icon: process.platform === 'linux' ? join(paths.resourcesDir, 'icon.png') : undefined,
   })
+  const saves = new SavesOnQuit(windows)
+  // electron.vite.config.ts builds the image helper and the service beside this file.
+  const images = new ImageProcess(join(import.meta.dirname, 'image-worker.js'))
   const sandbox = new SandboxLauncher({
-    // electron.vite.config.ts builds the service beside this file.
     serviceEntry: join(import.meta.dirname, 'service.js'),
     dataDir: paths.sandboxDir,
     resourcesDir: paths.resourcesDir,
@@ -61,9 +65,10 @@ function run(): void {
       dataDir: paths.dataDir,
       vault: new FileVault(paths.vaultFile, cipher),
       fetch: netFetch,
+      images,
       platform,
     })
-    const unregisterIpc = registerIpc(core, windows)
+    const unregisterIpc = registerIpc(core, windows, saves.handlers)
     const stopSignals = signalOutbox(core, windows)
     installAppMenu({
       // On macOS the app runs on with no window: a command then opens one.
@@ -72,9 +77,6 @@ function run(): void {
       isMac: process.platform === 'darwin',
       isPackaged: app.isPackaged,
     })
-    const showWindow = () => windows.focus() ?? windows.open()
-    app.on('second-instance', showWindow)
-    app.on('activate', showWindow)
     const window = windows.open()
     if (cipher.weak) whenShown(window, () => warnAboutWeakKeyring(window, paths.noticesFile))
     void restartSandboxInUse(core, sandbox)
@@ -88,24 +90,34 @@ function run(): void {
     showStartupError(error)
     app.exit(1)
   })
+  // Listened for at once, not once the store is open: a second start while this one is still opening is not lost,
+  // and gets the window once there is one.
+  const showWindow = () => void started.then(() => windows.focus() ?? windows.open(), () => undefined)
+  app.on('second-instance', showWindow)
+  app.on('activate', showWindow)
 
   // macOS apps stay running with no window until the person quits them.
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
   })
 
-  // Quitting waits for core to close the store, so nothing written is lost, and then for the sandbox to close its own.
+  // Quitting waits for the windows to save what was typed, then for core to close the store, so nothing written is
+  // lost, and then for the sandbox to close its own.
   let shuttingDown: Promise<void> | undefined
   let shutDown = false
   app.on('before-quit', (event) => {
     if (shutDown) return
     event.preventDefault()
     shuttingDown ??= started
-      .then(({ core, stop }) => {
+      .then(async ({ core, stop }) => {
+        await saves.collect()
         stop()
         return close(core)
       }, () => undefined) // a core that never opened has nothing to close
-      .then(() => sandbox.stop())
+      .then(() => {
+        images.stop()
+        return sandbox.stop()
+      })
       .finally(() => {
         shutDown = true
         app.quit()

@@ -38,3 +38,4 @@ export {
   type RequestToSign,
   type SigningOptions,
 } from './oauth'
+export { parseSandboxFile, SANDBOX_FILE, SANDBOX_STOP_MESSAGE, type SandboxFile } from './sandbox'

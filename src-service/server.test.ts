@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { readLinkFeed } from '../src-protocol'
-import { parseArguments, startService } from './server'
+import { helpText, parseArguments, startService } from './server'
 import { melody, readSandboxFile, signedGet, startTestService, type Sandbox } from './testing/service-fixture'
 
 const repoRoot = join(import.meta.dirname, '..')
@@ -137,6 +137,16 @@ describe('npm run service', () => {
     expect(stdout).toBe('')
     expect(stderr).toMatch(message)
     expect(stderr.trimEnd().split('\n')).toHaveLength(1)
+  })
+
+  it('lists every flag with --help, as the README\'s table does', async () => {
+    const { code, stdout } = await run(['--help']).exited
+    expect(code).toBe(0)
+    expect(stdout).toBe(helpText())
+    const listed = [...stdout.matchAll(/^ {2}(--[\w-]+)/gm)].map((match) => match[1])
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8')
+    const documented = [...readme.matchAll(/^\| `(--[\w-]+)[^`]*` \|/gm)].map((match) => match[1])
+    expect(new Set(documented)).toEqual(new Set(listed))
   })
 
   it('refuses a data dir that is a file', async () => {

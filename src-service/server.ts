@@ -1,9 +1,12 @@
-// Runs the service on a socket: `npm run service -- --port <n> --data-dir <dir> [--demo] [--host <address>]`.
+// Runs the service on a socket: `npm run service -- --port <n> --data-dir <dir> [options]` (`--help` lists them).
 // startService is also what the app's sandbox process calls; the CLI below runs only when this file is the entry.
+import type { EventEmitter } from 'node:events'
 import { realpathSync } from 'node:fs'
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { SANDBOX_STOP_MESSAGE } from '../src-protocol'
 import { createService } from './app'
 import { writeSandboxFile } from './demo'
 import type { LookupOptions } from './lookup'
@@ -118,76 +121,80 @@ function trackRequestsForShutdown(server: Server): () => Promise<void> {
     })
 }
 
-// --lookup-allow: hosts that list item lookups may reach even on private or loopback addresses (comma-separated).
-// --isbn-provider: an HTTP book catalogue instead of the local one; {isbn} in the URL becomes the ISBN-13, and it
-// answers JSON {"title", "author", "thumbnail"} (lookup/catalogue.ts). Set NODE_DEBUG=blogdesk-lookup to see why a
-// lookup failed. --offline: no lookup leaves this machine (the local catalogue still answers); tests run this way.
-// --rate-limit: requests a minute each JSON client may make (by API key when signed, else by address); 503 beyond.
-// --simulate: with --demo, the demo friends post, comment, favour and add neighbours every so many seconds.
-// --resources: the folder holding catalogue/ and demo-photos/; a bundled service (the app's sandbox) cannot find the
-// repo's resources/ from where it runs.
-const USAGE =
-  'usage: npm run service -- --port <n> --data-dir <dir> [--demo] [--host <address>] ' +
-  '[--lookup-allow <host,...>] [--isbn-provider <url with {isbn}>] [--offline] ' +
-  '[--rate-limit <requests a minute>] [--simulate <seconds>] [--resources <dir>]'
+/** Every flag of the command line, with what `--help` says of it (README.md's table says the same). */
+const flags = {
+  port: { type: 'string', value: '<n>', help: 'port to listen on; 0 picks a free one (required)' },
+  'data-dir': { type: 'string', value: '<dir>', help: 'SQLite database, media, avatars and keys; created if missing (required)' },
+  demo: { type: 'boolean', help: 'seed the demo account on first start and write <data-dir>/sandbox.json with its credentials' },
+  simulate: { type: 'string', value: '<seconds>', help: 'with --demo: the demo friends post, comment, favour and add neighbours this often' },
+  host: { type: 'string', value: '<address>', help: 'address to bind; 127.0.0.1 by default' },
+  offline: { type: 'boolean', help: 'list-item lookups never leave this machine (the local catalogue still answers)' },
+  'lookup-allow': { type: 'string', value: '<host,...>', help: 'hosts that lookups may reach even on private or loopback addresses' },
+  'isbn-provider': { type: 'string', value: '<url>', help: 'an HTTP book catalogue instead of the bundled one; {isbn} becomes the ISBN-13' },
+  'rate-limit': { type: 'string', value: '<n>', help: 'JSON requests a minute per client (by API key when signed, else by address); 503 beyond' },
+  resources: { type: 'string', value: '<dir>', help: "the folder holding catalogue/ and demo-photos/; the repo's resources/ by default" },
+  help: { type: 'boolean', help: 'show this and exit' },
+} as const satisfies Record<string, { type: 'string' | 'boolean'; value?: string; help: string }>
+
+const USAGE = 'usage: npm run service -- --port <n> --data-dir <dir> [options]; --help lists them'
+
+/** What `--help` prints: the usage line and every flag. NODE_DEBUG=blogdesk-lookup shows why a lookup failed. */
+export function helpText(): string {
+  const names = Object.entries(flags).map(([name, flag]) => `--${name}${'value' in flag ? ` ${flag.value}` : ''}`)
+  const width = Math.max(...names.map((name) => name.length)) + 2
+  const lines = Object.values(flags).map((flag, index) => `  ${names[index]!.padEnd(width)}${flag.help}`)
+  return ['usage: npm run service -- --port <n> --data-dir <dir> [options]', '', ...lines, ''].join('\n')
+}
 
 class UsageError extends SetupError {}
 
 /** Reads the command line; `--flag value` and `--flag=value` both work. */
 export function parseArguments(args: readonly string[]): StartOptions {
-  const options: Partial<StartOptions> = {}
-  for (let index = 0; index < args.length; index++) {
-    const [flag = '', inline] = args[index]!.split(/=(.*)/s, 2)
-    const value = (): string => {
-      const next = inline ?? args[++index]
-      if (next === undefined || next === '' || (inline === undefined && next.startsWith('--'))) {
-        throw new UsageError(`${flag} needs a value (${USAGE})`)
-      }
-      return next
-    }
-    switch (flag) {
-      case '--port':
-        options.port = parsePort(value())
-        break
-      case '--data-dir':
-        options.dataDir = value()
-        break
-      case '--host':
-        options.host = value()
-        break
-      case '--demo':
-        if (inline !== undefined) throw new UsageError(`--demo takes no value (${USAGE})`)
-        options.demo = true
-        break
-      case '--offline':
-        if (inline !== undefined) throw new UsageError(`--offline takes no value (${USAGE})`)
-        options.lookup = { ...options.lookup, offline: true }
-        break
-      case '--lookup-allow':
-        options.lookup = { ...options.lookup, allowHosts: value().split(',').map((host) => host.trim()).filter(Boolean) }
-        break
-      case '--isbn-provider':
-        options.lookup = { ...options.lookup, isbnProviderUrl: value() }
-        break
-      case '--rate-limit':
-        options.rateLimit = parsePositive(flag, value(), /^\d+$/, 'a whole number of requests a minute')
-        break
-      case '--simulate':
-        options.simulate = parsePositive(flag, value(), /^\d+(\.\d+)?$/, 'a number of seconds')
-        break
-      case '--resources':
-        options.resources = value()
-        break
-      default:
-        throw new UsageError(`unknown option ${args[index]} (${USAGE})`)
-    }
+  const { values } = readFlags(args)
+  const text = (name: keyof typeof flags): string | undefined => {
+    const value = values[name]
+    if (value === '') throw new UsageError(`--${name} needs a value (${USAGE})`)
+    return typeof value === 'string' ? value : undefined
   }
-  const { port, dataDir } = options
+  const port = text('port')
+  const dataDir = text('data-dir')
   if (port === undefined) throw new UsageError(`--port is missing; use 0 for any free port (${USAGE})`)
-  if (dataDir === undefined) {
-    throw new UsageError(`--data-dir is missing; name the folder for the service's data (${USAGE})`)
+  if (dataDir === undefined) throw new UsageError(`--data-dir is missing; name the folder for the service's data (${USAGE})`)
+  const options: StartOptions = { port: parsePort(port), dataDir }
+  const lookup: LookupOptions = {}
+  if (values.offline) lookup.offline = true
+  const allow = text('lookup-allow')
+  if (allow !== undefined) lookup.allowHosts = allow.split(',').map((host) => host.trim()).filter(Boolean)
+  const isbnProvider = text('isbn-provider')
+  if (isbnProvider !== undefined) lookup.isbnProviderUrl = isbnProvider
+  if (Object.keys(lookup).length > 0) options.lookup = lookup
+  if (values.demo) options.demo = true
+  const host = text('host')
+  if (host !== undefined) options.host = host
+  const rateLimit = text('rate-limit')
+  if (rateLimit !== undefined) options.rateLimit = parsePositive('--rate-limit', rateLimit, /^\d+$/, 'a whole number of requests a minute')
+  const simulate = text('simulate')
+  if (simulate !== undefined) options.simulate = parsePositive('--simulate', simulate, /^\d+(\.\d+)?$/, 'a number of seconds')
+  const resources = text('resources')
+  if (resources !== undefined) options.resources = resources
+  return options
+}
+
+/** node:util's parseArgs, its errors said in one line of our own. */
+function readFlags(args: readonly string[]) {
+  try {
+    return parseArgs({ args: [...args], options: flags, strict: true, allowPositionals: false })
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string }
+    const flag = /'(--?[\w-]+)/.exec(message)?.[1] ?? ''
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${flag} (${USAGE})`)
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new UsageError(`${message.split('.')[0]} (${USAGE})`)
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      const takesNoValue = flags[flag.slice(2) as keyof typeof flags]?.type === 'boolean'
+      throw new UsageError(`${flag} ${takesNoValue ? 'takes no value' : 'needs a value'} (${USAGE})`)
+    }
+    throw error
   }
-  return { ...options, port, dataDir }
 }
 
 function parsePositive(flag: string, text: string, shape: RegExp, what: string): number {
@@ -203,32 +210,54 @@ function parsePort(text: string): number {
   return port
 }
 
-async function runCli(): Promise<void> {
+/**
+ * Runs the service until it is told to stop, then ends the process itself — also after a failed start: in the app's
+ * utility process, a Node process does not end when its work runs out (electron/electron#47228).
+ */
+async function runCli(args: readonly string[]): Promise<void> {
+  if (args.includes('--help')) {
+    process.stdout.write(helpText())
+    return exitAfterOutput(0)
+  }
   let running: RunningService
   try {
-    running = await startService(parseArguments(process.argv.slice(2)))
+    running = await startService(parseArguments(args))
   } catch (error) {
     if (!(error instanceof SetupError)) throw error
     console.error(`Cannot start the Blogdesk service: ${error.message}`)
-    process.exitCode = error instanceof UsageError ? 2 : 1
-    return
+    return exitAfterOutput(error instanceof UsageError ? 2 : 1)
   }
   console.log(`listening on ${running.origin}`)
 
+  let stopping = false
   const stop = (): void => {
+    if (stopping) return
+    stopping = true
     running.close().then(
-      () => {
-        process.exitCode = 0
-      },
+      () => exitAfterOutput(0),
       (error: unknown) => {
         console.error('The Blogdesk service did not stop cleanly:', error)
-        process.exitCode = 1
+        exitAfterOutput(1)
       },
     )
   }
   // `once`: a second Ctrl-C falls through to Node's default and ends the process at once.
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
+  // The app's sandbox asks over the utility process's message port, the same way on every system.
+  parentPort()?.on('message', ({ data }: { data: unknown }) => {
+    if (data === SANDBOX_STOP_MESSAGE) stop()
+  })
+}
+
+/** process.parentPort, which Electron gives a utility process (and Node does not know). */
+function parentPort(): EventEmitter | undefined {
+  return (process as { parentPort?: EventEmitter }).parentPort
+}
+
+/** Ends the process once what it printed has been handed to the pipes, so the reason for an exit is not lost. */
+function exitAfterOutput(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)))
 }
 
 function isEntryPoint(): boolean {
@@ -242,8 +271,8 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
-  runCli().catch((error: unknown) => {
+  runCli(process.argv.slice(2)).catch((error: unknown) => {
     console.error('The Blogdesk service failed to start:', error)
-    process.exitCode = 1
+    exitAfterOutput(1)
   })
 }

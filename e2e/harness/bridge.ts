@@ -23,7 +23,8 @@ export interface Bridge {
 export async function installBridge(page: Page, core: Core): Promise<Bridge> {
   const bugs: unknown[] = []
   const deliveryFailures: unknown[] = []
-  const dispatch = createDispatcher(core.handlers, (error) => bugs.push(error))
+  // No test quits the app through the page: the shell's own answer has nothing to wait for here.
+  const dispatch = createDispatcher({ ...core.handlers, 'app:readyToQuit': async () => null }, (error) => bugs.push(error))
   // Answers cross as JSON text: Electron's IPC copies them with the structured clone, far faster than Playwright's
   // value-by-value serialisation, which would make a large answer (a thousand drafts) look slow in the app.
   await page.exposeBinding(INVOKE_BINDING, async (_source, channel: string, request: unknown) =>

@@ -1,10 +1,11 @@
 // The main process's core: everything Blogdesk does, with no Electron in sight, so it runs under plain Node in tests.
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Handlers } from '../../src-shared/contract'
+import type { CoreHandlers } from '../../src-shared/contract'
 import { Accounts, type Vault } from './accounts'
 import type { Fetch } from './atom'
 import { FeedPoller } from './feed'
+import { inProcessImages, type ImageWorker } from './media'
 import { accountsHandlers } from './handlers/accounts'
 import { collectionsHandlers } from './handlers/collections'
 import { draftsHandlers } from './handlers/drafts'
@@ -43,7 +44,16 @@ export {
 export { AtomClient, RequestFailure, type FailureKind, type FeedPage, type PostToSend, type RemotePost } from './atom'
 export type { CoreEventListener } from './handlers/services'
 export type { Connectivity, Platform, SandboxDetails, ShownPage } from './platform'
-export { MAX_MEDIA_BYTES, readPhotoPreview, type ImageType, type PhotoPreview } from './media'
+export {
+  MAX_MEDIA_BYTES,
+  readPhotoPreview,
+  runImageJob,
+  type ImageJob,
+  type ImageResults,
+  type ImageType,
+  type ImageWorker,
+  type PhotoPreview,
+} from './media'
 export {
   Caches,
   DataInUseError,
@@ -88,10 +98,12 @@ export interface CoreOptions {
   platform: Platform
   /** Electron's net.fetch in the app (system proxy and certificates); Node's fetch by default. */
   fetch?: Fetch
+  /** Where sharp's work runs: a helper process in the app (Electron and sharp clash on Linux); here by default. */
+  images?: ImageWorker
 }
 
 export interface Core {
-  handlers: Handlers
+  handlers: CoreHandlers
   onEvent(listener: CoreEventListener): () => void
   /** The outbox: publishing, deleting, photos, uploads and list items, sent when the servers can be reached. */
   sync: SyncEngine
@@ -134,10 +146,11 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     media,
     platform: options.platform,
     fetch,
+    images: options.images ?? inProcessImages,
     emit,
     onClose: (cleanup) => void cleanups.push(cleanup),
   }
-  const handlers: Handlers = {
+  const handlers: CoreHandlers = {
     ...accountsHandlers(services),
     ...outboxHandlers(services),
     ...draftsHandlers(services),

@@ -1,20 +1,9 @@
 // What core asks of the desktop it runs on. Electron's answers live in src-main/platform/ (net.isOnline, the
 // browser, a utilityProcess for the sandbox, a window for OAuth); tests give their own (core/testing/test-platform.ts).
+import type { SandboxFile } from '../../src-protocol'
 
-/** The built-in sandbox service's `sandbox.json`: where it listens and the demo account's credentials. */
-export interface SandboxDetails {
-  /** The origin `/t/atom/weblog` hangs off. */
-  atomBase: string
-  jsonBase: string
-  username: string
-  /** The WSSE password. */
-  apiPassword: string
-  apiKey: string
-  /** The consumer secret of apiKey, and an access token the demo user already approved. */
-  apiSecret: string
-  authToken: string
-  authTokenSecret: string
-}
+/** What core needs of the built-in sandbox's `sandbox.json`: all but the login password, which is for the sign-in page. */
+export type SandboxDetails = Omit<SandboxFile, 'loginPassword'>
 
 export interface Connectivity {
   /** Whether the computer has a network connection at all. A server may still be out of reach when it does. */

@@ -2,7 +2,7 @@
 // from the top frame of one of our windows while that frame shows our page; the contract's dispatcher then checks
 // the arguments before core sees them.
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron'
-import { channels, createDispatcher, events, type Envelope } from '../../src-shared/contract'
+import { channels, createDispatcher, events, type Envelope, type ShellHandlers } from '../../src-shared/contract'
 import type { Core } from '../core'
 
 /** Which renderers may talk to core: AppWindows in the app. */
@@ -15,9 +15,12 @@ export interface Renderers {
 
 const knownEvents: ReadonlySet<string> = new Set(events)
 
-/** Answers every contract channel and forwards core's events; returns the function that undoes both. */
-export function registerIpc(core: Core, renderers: Renderers): () => void {
-  const dispatch = createDispatcher(core.handlers)
+/**
+ * Answers every contract channel (core's, and the shell's own with `shell`) and forwards core's events; returns the
+ * function that undoes both.
+ */
+export function registerIpc(core: Core, renderers: Renderers, shell: ShellHandlers): () => void {
+  const dispatch = createDispatcher({ ...core.handlers, ...shell })
   for (const channel of channels) {
     ipcMain.handle(channel, (event, request: unknown) =>
       isTrusted(event, renderers) ? dispatch(channel, request) : refuse(channel, event),

@@ -11,24 +11,10 @@ import {
   type Handlers,
 } from '../../src-shared/contract'
 import type { Core } from '../core'
+import { fake } from '../platform/testing/fake-electron'
 import { registerIpc, type Renderers } from '.'
 
-type InvokeHandler = (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<Envelope<unknown>> | Envelope<unknown>
-
-// ipcMain as a table of handlers, so a test can play the renderer's side of ipcRenderer.invoke.
-const ipcMain = vi.hoisted(() => {
-  const handlers = new Map<string, InvokeHandler>()
-  return {
-    handlers,
-    handle: vi.fn((channel: string, handler: InvokeHandler) => {
-      if (handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`)
-      handlers.set(channel, handler)
-    }),
-    removeHandler: vi.fn((channel: string) => handlers.delete(channel)),
-  }
-})
-
-vi.mock('electron', () => ({ ipcMain }))
+vi.mock('electron', () => import('../platform/testing/fake-electron'))
 
 const pageUrl = 'file:///opt/blogdesk/out/renderer/index.html'
 const melody: AccountSummary = {
@@ -85,6 +71,7 @@ let core: ReturnType<typeof fakeCore>
 let unregister: () => void
 
 beforeEach(() => {
+  fake.reset()
   topFrame = { processId: 4, routingId: 1, url: pageUrl, detached: false }
   contents = fakeContents(topFrame)
   renderers = {
@@ -92,7 +79,7 @@ beforeEach(() => {
     ownsUrl: (url) => url.split('#')[0] === pageUrl,
   }
   core = fakeCore()
-  unregister = registerIpc(core.core, renderers)
+  unregister = registerIpc(core.core, renderers, { 'app:readyToQuit': async () => null })
 })
 
 afterEach(() => {
@@ -106,7 +93,7 @@ async function invoke(
   request: unknown,
   from: { frame?: FakeFrame | null; sender?: unknown } = {},
 ): Promise<Envelope<unknown>> {
-  const handler = ipcMain.handlers.get(channel)
+  const handler = fake.ipcHandlers.get(channel)
   if (!handler) throw new Error(`no handler for ${channel}`)
   const frame = from.frame === undefined ? topFrame : from.frame
   const event = {
@@ -115,7 +102,7 @@ async function invoke(
     processId: frame?.processId ?? 0,
     frameId: frame?.routingId ?? 0,
   } as unknown as IpcMainInvokeEvent
-  return handler(event, request)
+  return handler(event, request) as Promise<Envelope<unknown>> | Envelope<unknown>
 }
 
 function expectRefused(outcome: Envelope<unknown>) {
@@ -125,17 +112,17 @@ function expectRefused(outcome: Envelope<unknown>) {
 
 describe('registration', () => {
   it('answers every channel of the contract, and nothing else', () => {
-    expect([...ipcMain.handlers.keys()].sort()).toEqual([...channels].sort())
+    expect([...fake.ipcHandlers.keys()].sort()).toEqual([...channels].sort())
   })
 
   it('removes every handler and stops forwarding events when undone', () => {
     unregister()
-    expect(ipcMain.handlers.size).toBe(0)
+    expect(fake.ipcHandlers.size).toBe(0)
     expect(core.listenerCount()).toBe(0)
     core.emit('accounts:changed', [melody])
     expect(contents.send).not.toHaveBeenCalled()
-    unregister = registerIpc(core.core, renderers)
-    expect(ipcMain.handlers.size).toBe(channels.length)
+    unregister = registerIpc(core.core, renderers, { 'app:readyToQuit': async () => null })
+    expect(fake.ipcHandlers.size).toBe(channels.length)
   })
 })
 

@@ -11,7 +11,11 @@ export interface SafeStorageCipher extends SecretCipher {
   readonly weak: boolean
 }
 
+/** Call once the app is ready: before, safeStorage cannot tell which keyring it has. */
 export function safeStorageCipher(): SafeStorageCipher {
+  // Without a keyring safeStorage has no key at all until told to use its built-in one; Blogdesk then keeps working,
+  // and the person is told their passwords are only obfuscated (`weak`).
+  if (isWeak()) safeStorage.setUsePlainTextEncryption(true)
   return {
     encrypt(plain) {
       requireEncryption()
@@ -30,9 +34,13 @@ export function safeStorageCipher(): SafeStorageCipher {
       }
     },
     get weak() {
-      return process.platform === 'linux' && safeStorage.getSelectedStorageBackend?.() === 'basic_text'
+      return isWeak()
     },
   }
+}
+
+function isWeak(): boolean {
+  return process.platform === 'linux' && safeStorage.getSelectedStorageBackend() === 'basic_text'
 }
 
 // Checked on every use, not once: availability can change (a keyring gets locked) and is false before `ready`.

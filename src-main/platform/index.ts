@@ -1,6 +1,7 @@
 export { safeStorageCipher, type SafeStorageCipher } from './cipher'
 export { CONNECTIVITY_POLL_MS, watchConnectivity } from './connectivity'
 export { APP_ID, PRODUCT_NAME } from './identity'
+export { ImageProcess } from './images'
 export { readJsonFile, writeJsonFile } from './json-file'
 export { isWebLink, openExternal } from './links'
 export { netFetch } from './net'

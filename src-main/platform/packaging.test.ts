@@ -12,7 +12,7 @@ import { APP_ID, PRODUCT_NAME } from './identity'
 
 const root = join(import.meta.dirname, '..', '..')
 const config = await getConfig(root, null, null)
-const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main: string }
+const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main: string; productName?: string }
 // The build's configuration belongs to the tools' TypeScript project, so it is loaded by path, not imported.
 const viteConfigFile = join(root, 'electron.vite.config.ts')
 const viteConfig = ((await import(viteConfigFile)) as { default: UserConfig }).default
@@ -45,6 +45,8 @@ describe('electron-builder.yml', () => {
   it('names the app as the main process does (Windows ties notifications to the id)', () => {
     expect(config.appId).toBe(APP_ID)
     expect(config.productName).toBe(PRODUCT_NAME)
+    // Electron names the app from package.json (macOS: "Quit Blogdesk", not "Quit blogdesk").
+    expect(packageJson.productName).toBe(PRODUCT_NAME)
   })
 
   it('packs the built app, whose main file package.json names', () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BlogdeskError } from '../../src-shared/contract'
-import { FileVault } from '../core'
+import { AtomClient, FileVault, RequestFailure } from '../core'
 import {
   appPaths,
   CONNECTIVITY_POLL_MS,
@@ -19,63 +19,16 @@ import {
   watchConnectivity,
   writeJsonFile,
 } from '.'
+import { app, fake, powerMonitor, shell } from './testing/fake-electron'
 
-// safeStorage as the OS keychain would behave: sealing is reversible only with its key, and may be unavailable.
-const electron = await vi.hoisted(async () => {
-  const { EventEmitter } = await import('node:events')
-  const state = { available: true, backend: 'gnome_libsecret' }
-  const key = 0x5a
-  const xor = (bytes: Uint8Array) => Buffer.from(bytes.map((byte) => byte ^ key))
-  const marker = Buffer.from('sealed:')
-  return {
-    state,
-    safeStorage: {
-      isEncryptionAvailable: () => state.available,
-      getSelectedStorageBackend: () => state.backend,
-      encryptString: (plain: string) => Buffer.concat([marker, xor(Buffer.from(plain, 'utf8'))]),
-      decryptString: (sealed: Buffer) => {
-        if (!sealed.subarray(0, marker.length).equals(marker)) {
-          throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.')
-        }
-        return xor(sealed.subarray(marker.length)).toString('utf8')
-      },
-    },
-    netFetch: vi.fn((input: string | Request, init?: RequestInit) => globalThis.fetch(input, init)),
-    network: { online: true },
-    powerMonitor: new EventEmitter(),
-    openExternal: vi.fn((_url: string) => Promise.resolve()),
-    app: {
-      isPackaged: false,
-      paths: new Map([
-        ['appData', '/home/melody/.config'],
-        ['userData', '/home/melody/.config/blogdesk'],
-      ]),
-      getPath(name: string) {
-        const path = this.paths.get(name)
-        if (!path) throw new Error(`unexpected path ${name}`)
-        return path
-      },
-      setPath(name: string, path: string) {
-        this.paths.set(name, path)
-      },
-      getAppPath: () => '/home/melody/src/blogdesk',
-    },
-  }
-})
+vi.mock('electron', () => import('./testing/fake-electron'))
 
-vi.mock('electron', () => ({
-  safeStorage: electron.safeStorage,
-  net: { fetch: electron.netFetch, isOnline: () => electron.network.online },
-  powerMonitor: electron.powerMonitor,
-  shell: { openExternal: electron.openExternal },
-  app: electron.app,
-}))
-
-beforeEach(() => {
-  electron.state.available = true
-  electron.state.backend = 'gnome_libsecret'
-  electron.network.online = true
-  electron.openExternal.mockClear()
+beforeEach(async () => {
+  fake.reset()
+  app.paths.set('appData', '/home/melody/.config')
+  app.paths.set('userData', '/home/melody/.config/blogdesk')
+  app.getAppPath.mockReturnValue('/home/melody/src/blogdesk')
+  await app.becomeReady()
 })
 
 describe('safeStorageCipher', () => {
@@ -97,7 +50,7 @@ describe('safeStorageCipher', () => {
   it('refuses to seal or unseal when the keychain is unavailable, saying what to do', () => {
     const cipher = safeStorageCipher()
     const sealed = cipher.encrypt('secret')
-    electron.state.available = false
+    fake.keychainLocked = true
     for (const attempt of [() => cipher.encrypt('secret'), () => cipher.decrypt(sealed)]) {
       expect(attempt).toThrow(BlogdeskError)
       expect(attempt).toThrow(/keychain is not available.*Unlock or set up/)
@@ -110,12 +63,20 @@ describe('safeStorageCipher', () => {
     )
   })
 
+  it.runIf(process.platform === 'linux')('keeps passwords, only obfuscated, where Linux has no keyring', () => {
+    fake.keyring = 'basic_text'
+    const cipher = safeStorageCipher()
+    expect(cipher.weak).toBe(true)
+    expect(cipher.decrypt(cipher.encrypt('hunter2'))).toBe('hunter2')
+    expect(Buffer.from(cipher.encrypt('hunter2')).toString('utf8')).not.toContain('hunter2')
+  })
+
   it('tells when Linux fell back to a key that only obfuscates', () => {
     const cipher = safeStorageCipher()
     const onLinux = process.platform === 'linux'
-    electron.state.backend = 'basic_text'
+    fake.keyring = 'basic_text'
     expect(cipher.weak).toBe(onLinux)
-    electron.state.backend = 'gnome_libsecret'
+    fake.keyring = 'gnome_libsecret'
     expect(cipher.weak).toBe(false)
   })
 
@@ -143,6 +104,26 @@ describe('netFetch', () => {
   let origin: string
   beforeAll(async () => {
     server = createServer((request, response) => {
+      // The service's answers to a username (302 to the user's address) and to a moved feed (301).
+      const moves: Record<string, [number, string]> = {
+        '/users/melody': [302, '/users/7.json'],
+        '/old/feed': [301, '/blog/atom/feed'],
+        '/old/weblog': [301, '/blog/atom/weblog'],
+        '/moved/post': [307, '/blog/atom/post'],
+      }
+      const move = moves[request.url ?? '']
+      if (move) {
+        response.writeHead(move[0], { location: move[1] })
+        return void response.end()
+      }
+      if (request.url === '/blog/atom/weblog') {
+        // A feed whose entries link relative to where it is served from.
+        response.setHeader('content-type', 'application/atom+xml')
+        return void response.end(
+          '<feed xmlns="http://purl.org/atom/ns#"><title>t</title><entry><title>Lisbon</title>' +
+            '<link rel="service.edit" href="entry/7"/></entry></feed>',
+        )
+      }
       response.setHeader('content-type', 'text/plain')
       response.end(`${request.method} ${request.url} ${request.headers['x-wsse'] ?? ''}`)
     })
@@ -153,16 +134,51 @@ describe('netFetch', () => {
     await new Promise((closed) => server.close(closed))
   })
 
-  it("sends core's requests through Electron's net.fetch", async () => {
+  it("sends core's requests, headers and bodies through Chromium's network stack", async () => {
     const response = await netFetch(`${origin}/t/atom/weblog`, { headers: { 'X-WSSE': 'UsernameToken' } })
     expect(await response.text()).toBe('GET /t/atom/weblog UsernameToken')
-    expect(electron.netFetch).toHaveBeenCalledWith(`${origin}/t/atom/weblog`, { headers: { 'X-WSSE': 'UsernameToken' } })
+    const posted = await netFetch(new URL('/feed', origin), { method: 'POST', body: '<entry/>' })
+    expect(await posted.text()).toBe('POST /feed ')
   })
 
-  it('accepts a URL object, which net.fetch does not', async () => {
-    const response = await netFetch(new URL('/feed', origin), { method: 'POST' })
-    expect(await response.text()).toBe('POST /feed ')
-    expect(electron.netFetch).toHaveBeenLastCalledWith(`${origin}/feed`, { method: 'POST' })
+  it('hands core the 3xx itself when asked not to follow, as a username lookup and a moved write need', async () => {
+    const lookup = await netFetch(`${origin}/users/melody`, { redirect: 'manual' })
+    expect({ status: lookup.status, location: lookup.headers.get('location') }).toEqual({ status: 302, location: '/users/7.json' })
+    const write = await netFetch(`${origin}/users/melody`, { method: 'POST', body: '<entry/>', redirect: 'manual' })
+    expect(write.status).toBe(302)
+  })
+
+  it('says where a followed redirect ended, so relative links resolve against the final address', async () => {
+    const response = await netFetch(`${origin}/old/feed`)
+    expect(await response.text()).toBe('GET /blog/atom/feed ')
+    expect(response.url).toBe(`${origin}/blog/atom/feed`)
+    expect(new URL('entry/1', response.url).href).toBe(`${origin}/blog/atom/entry/1`)
+  })
+
+  describe("under core's Atom client", () => {
+    const client = () => new AtomClient({ fetch: netFetch, credentials: async () => ({ username: 'melody', password: 'secret' }) })
+
+    it('stops a write sent to an address that moved, saying so, instead of retrying it', async () => {
+      const post = { title: 'Lisbon', content: '<p>Trams</p>', categories: [] }
+      const failure = await client()
+        .createPost(`${origin}/moved/post`, post, { idempotencyKey: 'k1' })
+        .then(() => null, (error: unknown) => error)
+      expect(failure).toBeInstanceOf(RequestFailure)
+      expect(failure).toMatchObject({ kind: 'refused', message: expect.stringMatching(/has moved to .*\/blog\/atom\/post/) })
+    })
+
+    it("reads a moved feed's relative links against its new address", async () => {
+      const page = await client().feedPage(`${origin}/old/weblog`)
+      expect(page.posts.map((post) => post.editUri)).toEqual([`${origin}/blog/atom/entry/7`])
+    })
+  })
+
+  it('refuses a redirect when asked to', async () => {
+    await expect(netFetch(`${origin}/old/feed`, { redirect: 'error' })).rejects.toThrow(TypeError)
+  })
+
+  it('stops when the caller gives up', async () => {
+    await expect(netFetch(`${origin}/feed`, { signal: AbortSignal.abort() })).rejects.toThrow(/abort/i)
   })
 })
 
@@ -181,11 +197,11 @@ describe('appPaths', () => {
   })
 
   it("reads run-time files from the packaged app's resources folder", () => {
-    electron.app.isPackaged = true
+    app.isPackaged = true
     try {
       expect(appPaths().resourcesDir).toBe(process.resourcesPath)
     } finally {
-      electron.app.isPackaged = false
+      app.isPackaged = false
     }
   })
 })
@@ -194,7 +210,7 @@ describe('openExternal', () => {
   it('opens web links in the browser, exactly as checked', async () => {
     await openExternal('https://example.com/a post?x=1#top')
     await openExternal('HTTP://Example.org')
-    expect(electron.openExternal.mock.calls).toEqual([['https://example.com/a%20post?x=1#top'], ['http://example.org/']])
+    expect(shell.openExternal.mock.calls).toEqual([['https://example.com/a%20post?x=1#top'], ['http://example.org/']])
   })
 
   it.each([
@@ -212,7 +228,7 @@ describe('openExternal', () => {
   ])('refuses %j, saying only web links open', async (url) => {
     await expect(openExternal(url)).rejects.toThrow(BlogdeskError)
     await expect(openExternal(url)).rejects.toThrow(/only web links \(http or https\)/)
-    expect(electron.openExternal).not.toHaveBeenCalled()
+    expect(shell.openExternal).not.toHaveBeenCalled()
   })
 
   it('shortens a long refused address in its message', async () => {
@@ -242,7 +258,7 @@ describe('watchConnectivity', () => {
   it('answers from net.isOnline', () => {
     const connectivity = watchConnectivity()
     expect(connectivity.isOnline()).toBe(true)
-    electron.network.online = false
+    fake.online = false
     expect(connectivity.isOnline()).toBe(false)
   })
 
@@ -251,9 +267,9 @@ describe('watchConnectivity', () => {
     const changes: boolean[] = []
     connectivity.onChange((online) => changes.push(online))
     vi.advanceTimersByTime(CONNECTIVITY_POLL_MS * 3)
-    electron.network.online = false
+    fake.online = false
     vi.advanceTimersByTime(CONNECTIVITY_POLL_MS * 3)
-    electron.network.online = true
+    fake.online = true
     vi.advanceTimersByTime(CONNECTIVITY_POLL_MS)
     expect(changes).toEqual([false, true])
   })
@@ -262,10 +278,10 @@ describe('watchConnectivity', () => {
     const connectivity = watchConnectivity()
     const changes: boolean[] = []
     connectivity.onChange((online) => changes.push(online))
-    electron.network.online = false
-    electron.powerMonitor.emit('resume')
-    electron.network.online = true
-    electron.powerMonitor.emit('unlock-screen')
+    fake.online = false
+    powerMonitor.emit('resume')
+    fake.online = true
+    powerMonitor.emit('unlock-screen')
     expect(changes).toEqual([false, true])
   })
 
@@ -273,13 +289,13 @@ describe('watchConnectivity', () => {
     const connectivity = watchConnectivity()
     const listener = vi.fn()
     const timers = vi.getTimerCount()
-    const wakeListeners = electron.powerMonitor.listenerCount('resume')
+    const wakeListeners = powerMonitor.listenerCount('resume')
     const stop = connectivity.onChange(listener)
     stop()
     expect(vi.getTimerCount()).toBe(timers)
-    expect(electron.powerMonitor.listenerCount('resume')).toBe(wakeListeners)
-    electron.network.online = false
-    electron.powerMonitor.emit('resume')
+    expect(powerMonitor.listenerCount('resume')).toBe(wakeListeners)
+    fake.online = false
+    powerMonitor.emit('resume')
     vi.advanceTimersByTime(CONNECTIVITY_POLL_MS * 2)
     expect(listener).not.toHaveBeenCalled()
   })

@@ -1,39 +1,17 @@
-// The sandbox launcher with Electron's utilityProcess played by a Node child process running the real service from
-// its sources: what it reads is the real sandbox.json of a real service on loopback.
+// The sandbox launcher with Electron's utilityProcess played by a Node child process that, like a utility process,
+// does not end by itself (testing/fake-electron.ts), running the real service from its sources: what it reads is the
+// real sandbox.json of a real service on loopback.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { readSandboxFile, signedGet } from '../../src-service/testing/service-fixture'
+import { SANDBOX_STOP_MESSAGE } from '../../src-protocol'
+import { fake as electron } from './testing/fake-electron'
 import { SandboxLauncher } from '.'
 
-const electron = await vi.hoisted(async () => {
-  const { spawn } = await import('node:child_process')
-  const { EventEmitter } = await import('node:events')
-  const forks: { modulePath: string; args: string[]; options: object; pid: number; exited: Promise<void> }[] = []
-  /** utilityProcess.fork as a Node child process that runs TypeScript, with the same events, streams and kill. */
-  function fork(modulePath: string, args: string[], options: object) {
-    const child = spawn(process.execPath, ['--import', 'tsx', modulePath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    const utility = Object.assign(new EventEmitter(), {
-      stdout: child.stdout,
-      stderr: child.stderr,
-      pid: child.pid,
-      kill: () => child.kill('SIGTERM'),
-    })
-    const exited = new Promise<void>((resolve) =>
-      child.on('exit', (code) => {
-        utility.emit('exit', code ?? 1)
-        resolve()
-      }),
-    )
-    forks.push({ modulePath, args, options, pid: child.pid!, exited })
-    return utility
-  }
-  return { forks, fork }
-})
-
-vi.mock('electron', () => ({ utilityProcess: { fork: electron.fork } }))
+vi.mock('electron', () => import('./testing/fake-electron'))
 
 const repoRoot = join(import.meta.dirname, '..', '..')
 const serviceEntry = join(repoRoot, 'src-service', 'server.ts')
@@ -44,7 +22,7 @@ let launchers: SandboxLauncher[]
 
 beforeEach(() => {
   dataDir = join(mkdtempSync(join(tmpdir(), 'blogdesk-userdata-')), 'sandbox')
-  electron.forks.length = 0
+  electron.reset()
   launchers = []
   vi.spyOn(console, 'error').mockImplementation(() => undefined)
 })
@@ -91,6 +69,7 @@ describe('the built-in sandbox', () => {
         options: expect.objectContaining({ stdio: 'pipe' }),
         pid: expect.any(Number),
         exited: expect.any(Promise),
+        messages: [],
       },
     ])
     expect(sandbox.previous()).toEqual(details)
@@ -128,7 +107,7 @@ describe('the built-in sandbox', () => {
     } finally {
       squatter.close()
     }
-  })
+  }, 60_000)
 
   it('starts afresh when asked after it stopped on its own', async () => {
     const sandbox = launcher()
@@ -138,6 +117,15 @@ describe('the built-in sandbox', () => {
     const details = await sandbox.start()
     expect(electron.forks).toHaveLength(2)
     expect(await weblogStatus(details)).toBe(200)
+  })
+
+  it('asks the service to stop over its message port, and it ends its process, having closed its store', async () => {
+    const sandbox = launcher()
+    await sandbox.start()
+    await sandbox.stop()
+    const [fork] = electron.forks
+    expect(fork?.messages).toEqual([SANDBOX_STOP_MESSAGE])
+    expect(await Promise.race([fork!.exited, 'still running'])).toBe(0)
   })
 
   it('says why it could not start, in the words of the service', async () => {

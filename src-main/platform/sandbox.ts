@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { utilityProcess, type UtilityProcess } from 'electron'
+import { parseSandboxFile, SANDBOX_FILE, SANDBOX_STOP_MESSAGE, type SandboxFile } from '../../src-protocol'
 import { BlogdeskError } from '../../src-shared/contract'
 import type { SandboxDetails } from '../core'
 import { readJsonFile } from './json-file'
@@ -23,7 +24,10 @@ export interface SandboxLauncherOptions {
 }
 
 const STARTUP_TIMEOUT_MS = 60_000
-const SHUTDOWN_TIMEOUT_MS = 10_000
+/** How long the service may take to close its store once asked; the service itself cuts requests off after 10 s. */
+const SHUTDOWN_TIMEOUT_MS = 12_000
+/** After a kill, how long to wait for the exit. */
+const KILL_TIMEOUT_MS = 2_000
 
 interface Child {
   service: UtilityProcess
@@ -43,7 +47,7 @@ export class SandboxLauncher {
 
   /** What the last run wrote to sandbox.json, or null when the sandbox never ran. */
   previous(): SandboxDetails | null {
-    const file = readJsonFile(join(this.#options.dataDir, 'sandbox.json'), isSandboxDetails)
+    const file = parseSandboxFile(readJsonFile(join(this.#options.dataDir, SANDBOX_FILE), isJson))
     return file && detailsOf(file)
   }
 
@@ -59,13 +63,19 @@ export class SandboxLauncher {
     return started
   }
 
-  /** Stops the service, even mid-start, letting it close its store; resolves once it has exited. */
+  /**
+   * Stops the service, even mid-start; resolves once it has exited. It is asked over its message port first, so it
+   * closes its store: kill() is no graceful stop everywhere (on Windows it ends the process at once). Only a service
+   * that does not end in time is killed.
+   */
   async stop(): Promise<void> {
     const child = this.#child
     if (!child) return
+    child.service.postMessage(SANDBOX_STOP_MESSAGE)
+    if (await exitsWithin(child, SHUTDOWN_TIMEOUT_MS)) return
+    console.error(`Blogdesk sandbox did not stop within ${SHUTDOWN_TIMEOUT_MS / 1000} seconds of being asked; ending it.`)
     child.service.kill()
-    const patience = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_TIMEOUT_MS).unref())
-    await Promise.race([child.exited, patience])
+    await exitsWithin(child, KILL_TIMEOUT_MS)
   }
 
   async #launch(): Promise<SandboxDetails> {
@@ -92,6 +102,8 @@ export class SandboxLauncher {
       if (said.push(chunk) > 20) said.shift()
       console.error(`Blogdesk sandbox: ${chunk.trimEnd()}`)
     })
+    // What it said up to its end: the pipe may still hold the reason when 'exit' comes.
+    const stderrRead = service.stderr ? new Promise<void>((resolve) => service.stderr!.once('close', resolve)) : Promise.resolve()
     const exitCode = new Promise<number>((resolve) => service.once('exit', resolve))
     const child: Child = { service, exited: exitCode.then(() => undefined), ready: false }
     this.#child = child
@@ -107,8 +119,9 @@ export class SandboxLauncher {
         service.kill()
         reject(failure(`it did not say it was listening within ${Math.round(startupTimeoutMs / 1000)} seconds`))
       }, startupTimeoutMs)
-      void exitCode.then((code) => {
+      void exitCode.then(async (code) => {
         clearTimeout(timer)
+        await Promise.race([stderrRead, new Promise((resolve) => setTimeout(resolve, 1_000))])
         const output = said.join('').trim()
         reject(port !== 0 && /already in use/.test(output) ? new PortTaken() : failure(output || `it stopped (code ${code})`))
       })
@@ -145,16 +158,22 @@ function portOf(details: SandboxDetails | null): number | null {
   return Number.isInteger(port) && port > 0 ? port : null
 }
 
-const sandboxFields = ['atomBase', 'jsonBase', 'username', 'apiPassword', 'apiKey', 'apiSecret', 'authToken', 'authTokenSecret'] as const
-
-function isSandboxDetails(value: unknown): value is SandboxDetails {
-  if (typeof value !== 'object' || value === null) return false
-  const record = value as Record<string, unknown>
-  return sandboxFields.every((field) => typeof record[field] === 'string')
+/** Any JSON: parseSandboxFile is the judge of its shape. */
+function isJson(_value: unknown): _value is unknown {
+  return true
 }
 
 /** Only what core needs: the file also holds the demo login password, which stays in the sandbox's folder. */
-function detailsOf(file: SandboxDetails): SandboxDetails {
-  const { atomBase, jsonBase, username, apiPassword, apiKey, apiSecret, authToken, authTokenSecret } = file
-  return { atomBase, jsonBase, username, apiPassword, apiKey, apiSecret, authToken, authTokenSecret }
+function detailsOf({ loginPassword: _kept, ...details }: SandboxFile): SandboxDetails {
+  return details
+}
+
+function exitsWithin(child: Child, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms)
+    void child.exited.then(() => {
+      clearTimeout(timer)
+      resolve(true)
+    })
+  })
 }

@@ -1,6 +1,7 @@
 // The one place that makes windows, so every window gets the same defences and the IPC layer can tell ours apart.
 import { BrowserWindow, dialog, nativeTheme, type WebContents } from 'electron'
 import type { Event, Events } from '../../src-shared/contract'
+import { createWindow } from './browser-window'
 import { attachContextMenu } from './context-menu'
 import type { AppPage } from './page'
 import { guardContents, guardSession } from './security'
@@ -28,29 +29,19 @@ export class AppWindows {
 
   open(): BrowserWindow {
     const saved = this.#options.state?.restore() ?? null
-    const window = new BrowserWindow({
-      ...(saved?.bounds ?? { width: 1200, height: 800 }),
-      fullscreen: saved?.fullScreen ?? false,
-      ...(this.#options.icon ? { icon: this.#options.icon } : {}),
-      minWidth: 720,
-      minHeight: 480,
-      title: 'Blogdesk',
-      backgroundColor: nativeTheme.shouldUseDarkColors ? canvasColors.dark : canvasColors.light,
-      show: false,
-      webPreferences: {
-        preload: this.page.preload,
-        contextIsolation: true,
-        sandbox: true,
-        nodeIntegration: false,
-        nodeIntegrationInWorker: false,
-        nodeIntegrationInSubFrames: false,
-        webSecurity: true,
-        allowRunningInsecureContent: false,
-        webviewTag: false,
-        navigateOnDragDrop: false,
-        spellcheck: true,
+    const window = createWindow(
+      {
+        ...(saved?.bounds ?? { width: 1200, height: 800 }),
+        // Only to restore full screen: an explicit `fullscreen: false` disables the full-screen button on macOS.
+        ...(saved?.fullScreen ? { fullscreen: true } : {}),
+        ...(this.#options.icon ? { icon: this.#options.icon } : {}),
+        minWidth: 720,
+        minHeight: 480,
+        title: 'Blogdesk',
+        backgroundColor: nativeTheme.shouldUseDarkColors ? canvasColors.dark : canvasColors.light,
       },
-    })
+      { preload: this.page.preload, spellcheck: true },
+    )
     this.#open.add(window)
     window.once('closed', () => this.#open.delete(window))
     window.once('ready-to-show', () => {
@@ -100,6 +91,13 @@ export class AppWindows {
     if (!window || window.isDestroyed() || !this.page.owns(window.webContents.mainFrame.url)) return false
     window.webContents.send(event, payload)
     return true
+  }
+
+  /** Sends a contract event to every window that shows our page; returns how many it went to. */
+  sendToAll<E extends Event>(event: E, payload: Events[E]): number {
+    const showingOurPage = this.webContents().filter((contents) => !contents.isDestroyed() && this.page.owns(contents.mainFrame.url))
+    for (const contents of showingOurPage) contents.send(event, payload)
+    return showingOurPage.length
   }
 
   /** The web contents of every window we opened that is still open: the only ones IPC will answer. */

@@ -1,20 +1,14 @@
 import type { MenuItemConstructorOptions } from 'electron'
-import { describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AppCommand } from '../../src-shared/contract'
+import { fake, shell } from '../platform/testing/fake-electron'
 import { appMenuTemplate, commandItems, installAppMenu, type AppMenuOptions } from '.'
 
-const electron = vi.hoisted(() => ({
-  applicationMenu: null as unknown,
-  openPath: vi.fn((_path: string) => Promise.resolve('')),
-}))
+vi.mock('electron', () => import('../platform/testing/fake-electron'))
 
-vi.mock('electron', () => ({
-  Menu: {
-    buildFromTemplate: (template: MenuItemConstructorOptions[]) => ({ template }),
-    setApplicationMenu: (menu: unknown) => (electron.applicationMenu = menu),
-  },
-  shell: { openPath: electron.openPath },
-}))
+beforeEach(() => {
+  fake.reset()
+})
 
 function template(overrides: Partial<AppMenuOptions> = {}) {
   const onCommand = vi.fn((_command: AppCommand) => undefined)
@@ -79,11 +73,11 @@ describe('the application menu', () => {
 
   it('shows the data folder from Help', () => {
     ;(named(template().menu, 'Show Data Folder').click as () => void)()
-    expect(electron.openPath).toHaveBeenCalledWith('/home/melody/.config/Blogdesk')
+    expect(shell.openPath).toHaveBeenCalledWith('/home/melody/.config/Blogdesk')
   })
 
   it('is installed as the application menu', () => {
     installAppMenu({ onCommand: () => undefined, dataDir: '/data', isMac: false, isPackaged: true })
-    expect(electron.applicationMenu).toEqual({ template: expect.any(Array) })
+    expect(topLevel(fake.applicationMenu?.template ?? [])).toEqual(['File', 'Edit', 'View', 'windowMenu', 'help'])
   })
 })

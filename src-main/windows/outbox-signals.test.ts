@@ -1,65 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AppStatus, Event, Events, OutboxItem } from '../../src-shared/contract'
 import type { Core } from '../core'
+import { app, BrowserWindow, fake, Notification } from '../platform/testing/fake-electron'
 import { AppWindows, appPage, signalOutbox } from '.'
 
-const electron = await vi.hoisted(async () => {
-  const { EventEmitter } = await import('node:events')
-  class FakeWebContents extends EventEmitter {
-    readonly session = {
-      setPermissionRequestHandler: () => undefined,
-      setPermissionCheckHandler: () => undefined,
-      webRequest: { onHeadersReceived: () => undefined },
-    }
-    readonly mainFrame = { url: '' }
-    setWindowOpenHandler() {}
-  }
-  class FakeBrowserWindow extends EventEmitter {
-    static readonly created: FakeBrowserWindow[] = []
-    static focused: FakeBrowserWindow | null = null
-    static getFocusedWindow() {
-      return FakeBrowserWindow.focused
-    }
-    readonly webContents = new FakeWebContents()
-    readonly setOverlayIcon = vi.fn()
-    readonly show = vi.fn()
-    readonly focus = vi.fn()
-    constructor() {
-      super()
-      FakeBrowserWindow.created.push(this)
-    }
-    loadFile = () => Promise.resolve()
-    isMinimized = () => false
-    isDestroyed = () => false
-  }
-  class FakeNotification extends EventEmitter {
-    static supported = true
-    static readonly shown: FakeNotification[] = []
-    static isSupported() {
-      return FakeNotification.supported
-    }
-    constructor(readonly options: { title: string; body: string }) {
-      super()
-    }
-    show() {
-      FakeNotification.shown.push(this)
-    }
-  }
-  return {
-    FakeBrowserWindow,
-    FakeNotification,
-    setBadgeCount: vi.fn((_count: number) => true),
-    createFromBitmap: vi.fn((pixels: Buffer, size: { width: number; height: number; scaleFactor: number }) => ({ pixels, size })),
-  }
-})
-
-vi.mock('electron', () => ({
-  app: { isPackaged: true, setBadgeCount: electron.setBadgeCount },
-  BrowserWindow: electron.FakeBrowserWindow,
-  nativeImage: { createFromBitmap: electron.createFromBitmap },
-  nativeTheme: { shouldUseDarkColors: false },
-  Notification: electron.FakeNotification,
-}))
+vi.mock('electron', () => import('../platform/testing/fake-electron'))
 
 const quiet: AppStatus = { online: true, outbox: { waiting: 0, needsAttention: 0 }, paused: [] }
 const busy: AppStatus = { online: true, outbox: { waiting: 2, needsAttention: 1 }, paused: [] }
@@ -103,11 +48,7 @@ let windows: AppWindows
 let stops: (() => void)[]
 
 beforeEach(() => {
-  electron.FakeBrowserWindow.created.length = 0
-  electron.FakeBrowserWindow.focused = null
-  electron.FakeNotification.shown.length = 0
-  electron.FakeNotification.supported = true
-  electron.setBadgeCount.mockClear()
+  fake.reset()
   windows = new AppWindows(appPage({ mainDir: '/opt/blogdesk/out/main', isPackaged: true }))
   windows.open()
   stops = []
@@ -123,14 +64,14 @@ function signal(status: AppStatus, os: NodeJS.Platform) {
   return fake
 }
 
-const shown = () => electron.FakeNotification.shown.map((notification) => notification.options)
+const shown = () => Notification.shown.map((notification) => notification.options)
 
 describe('the outbox count on the app icon', () => {
   it.each(['darwin', 'linux'] as const)('is the Dock or launcher badge on %s', async (os) => {
     const { emit } = signal(busy, os)
-    await vi.waitFor(() => expect(electron.setBadgeCount).toHaveBeenLastCalledWith(3))
+    await vi.waitFor(() => expect(app.setBadgeCount).toHaveBeenLastCalledWith(3))
     emit('app:statusChanged', quiet)
-    expect(electron.setBadgeCount).toHaveBeenLastCalledWith(0)
+    expect(app.setBadgeCount).toHaveBeenLastCalledWith(0)
   })
 
   it('is counted again whenever an operation changes', async () => {
@@ -142,7 +83,7 @@ describe('the outbox count on the app icon', () => {
 
   it('is a dot over the taskbar button on Windows, with the count in words', async () => {
     const { emit } = signal(busy, 'win32')
-    const [window] = electron.FakeBrowserWindow.created
+    const [window] = BrowserWindow.created
     await vi.waitFor(() => expect(window!.setOverlayIcon).toHaveBeenCalled())
     const [image, description] = window!.setOverlayIcon.mock.calls.at(-1)!
     expect(description).toBe('3 in the outbox')
@@ -151,7 +92,7 @@ describe('the outbox count on the app icon', () => {
     const alphaAt = (x: number, y: number) => pixels[(y * 32 + x) * 4 + 3]
     expect(alphaAt(16, 16)).toBe(255)
     expect(alphaAt(0, 0)).toBe(0)
-    expect(electron.setBadgeCount).not.toHaveBeenCalled()
+    expect(app.setBadgeCount).not.toHaveBeenCalled()
 
     emit('app:statusChanged', quiet)
     expect(window!.setOverlayIcon).toHaveBeenLastCalledWith(null, '')
@@ -159,12 +100,12 @@ describe('the outbox count on the app icon', () => {
 
   it('is cleared when the signals stop, and follows core no more', async () => {
     const { emit, listenerCount } = signal(busy, 'darwin')
-    await vi.waitFor(() => expect(electron.setBadgeCount).toHaveBeenLastCalledWith(3))
+    await vi.waitFor(() => expect(app.setBadgeCount).toHaveBeenLastCalledWith(3))
     stops.pop()!()
-    expect(electron.setBadgeCount).toHaveBeenLastCalledWith(0)
+    expect(app.setBadgeCount).toHaveBeenLastCalledWith(0)
     expect(listenerCount()).toBe(0)
     emit('app:statusChanged', busy)
-    expect(electron.setBadgeCount).toHaveBeenLastCalledWith(0)
+    expect(app.setBadgeCount).toHaveBeenLastCalledWith(0)
   })
 })
 
@@ -206,18 +147,32 @@ describe('notifications', () => {
 
   it('stay quiet while the person is looking at Blogdesk, or where the system has none', () => {
     const { emit } = signal(quiet, 'linux')
-    electron.FakeBrowserWindow.focused = electron.FakeBrowserWindow.created[0]!
+    BrowserWindow.focused = BrowserWindow.created[0]!
     emit('outbox:changed', item({ state: 'done' }))
-    electron.FakeBrowserWindow.focused = null
-    electron.FakeNotification.supported = false
+    BrowserWindow.focused = null
+    fake.notificationsSupported = false
     emit('outbox:changed', item({ id: 8, state: 'done' }))
     expect(shown()).toEqual([])
+  })
+
+  it('that the system refuses (an unsigned macOS build) are let go, said once in the log and nowhere else', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    fake.platform = 'darwin'
+    fake.notificationsPermitted = false
+    const { emit } = signal(quiet, 'darwin')
+    emit('outbox:changed', item({ state: 'done' }))
+    emit('outbox:changed', item({ id: 8, state: 'done' }))
+    await vi.waitFor(() => expect(Notification.shown.every((notification) => notification.listenerCount('failed') > 0)).toBe(true))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(warn.mock.calls.filter(([message]) => /cannot show notifications/.test(String(message)))).toHaveLength(1)
+    expect(warn.mock.calls.filter(([message]) => /outbox count/.test(String(message)))).toHaveLength(1)
+    warn.mockRestore()
   })
 
   it('bring Blogdesk to the front when clicked', () => {
     const { emit } = signal(quiet, 'linux')
     emit('outbox:changed', item({ state: 'done' }))
-    electron.FakeNotification.shown[0]!.emit('click')
-    expect(electron.FakeBrowserWindow.created[0]!.focus).toHaveBeenCalled()
+    Notification.shown[0]!.emit('click')
+    expect(BrowserWindow.created[0]!.focus).toHaveBeenCalled()
   })
 })

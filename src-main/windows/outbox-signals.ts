@@ -15,7 +15,7 @@ export function signalOutbox(
   os: NodeJS.Platform = process.platform,
 ): () => void {
   let stopped = false
-  const showCount = os === 'win32' ? overlayCount(windows) : (count: number) => void app.setBadgeCount(count)
+  const showCount = os === 'win32' ? overlayCount(windows) : badgeCount()
   const show = (status: AppStatus) => {
     if (!stopped) showCount(status.outbox.waiting + status.outbox.needsAttention)
   }
@@ -40,11 +40,29 @@ export function signalOutbox(
   }
 }
 
+/**
+ * The Dock or launcher badge. On macOS it needs the permission to notify, which an unsigned build never gets: the
+ * count is then left off, said once in the log.
+ */
+function badgeCount(): ShowCount {
+  let refused = false
+  return (count) => {
+    if (app.setBadgeCount(count) || refused) return
+    refused = true
+    console.warn('Blogdesk cannot show the outbox count on its icon (is it allowed to show notifications?).')
+  }
+}
+
+/** Notifications held at once: enough for a burst, bounded whatever the system does with the rest. */
+const HELD_NOTIFICATIONS = 10
+
 /** Notifies each operation's arrival at done, needs-attention or conflict once, whatever repeats follow. */
 function notifier(windows: AppWindows): (item: OutboxItem) => void {
   const lastStates = new Map<number, OutboxItemState>()
-  // Electron forgets a notification's click handler when nothing holds the notification.
-  const shown = new Set<Notification>()
+  // Electron forgets a notification's click handler when nothing holds the notification. Its 'close' is not a
+  // sign to let go (it is not emitted on every system, nor for one that never showed): the latest few are held.
+  const held: Notification[] = []
+  let refused = false
   return (item) => {
     const previous = lastStates.get(item.id)
     lastStates.set(item.id, item.state)
@@ -52,9 +70,16 @@ function notifier(windows: AppWindows): (item: OutboxItem) => void {
     // Any of Blogdesk's windows in front (the sign-in page too) means the person is looking at Blogdesk.
     if (!message || BrowserWindow.getFocusedWindow() || !Notification.isSupported()) return
     const notification = new Notification(message)
-    shown.add(notification)
+    if (held.push(notification) > HELD_NOTIFICATIONS) held.shift()
     notification.on('click', () => windows.focus() ?? windows.open())
-    notification.on('close', () => shown.delete(notification))
+    // An unsigned macOS build is refused: the window shows everything anyway, so the log says it once.
+    notification.on('failed', (_event, error) => {
+      const index = held.indexOf(notification)
+      if (index >= 0) held.splice(index, 1)
+      if (refused) return
+      refused = true
+      console.warn(`Blogdesk cannot show notifications: ${error}`)
+    })
     notification.show()
   }
 }

@@ -20,6 +20,15 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
 ].join('; ')
 
+/**
+ * The policy while `npm run dev` serves the page: the dev server injects an inline React-refresh preamble and <style>
+ * tags, and talks to the page over a WebSocket. electron.vite.config.ts relaxes the meta tag the same way; a header
+ * left strict would still block them, since the page must satisfy both policies.
+ */
+export const DEV_SERVER_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+  .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+  .replace("connect-src 'self'", "connect-src 'self' ws://localhost:*")
+
 /** Permissions our own page may use. Copying to the clipboard is all it needs so far. */
 const grantedPermissions: ReadonlySet<string> = new Set(['clipboard-sanitized-write'])
 
@@ -43,9 +52,11 @@ export function guardSession(session: Session, page: AppPage): void {
   session.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) => {
     return grantedPermissions.has(permission) && page.owns(details.requestingUrl ?? requestingOrigin)
   })
+  // Only the dev server's page (never a packaged app's: see appPage) gets the relaxed policy.
+  const policy = page.file === null ? DEV_SERVER_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY
   session.webRequest.onHeadersReceived((details, respond) => {
     if (details.resourceType !== 'mainFrame' && details.resourceType !== 'subFrame') return respond({})
-    respond({ responseHeaders: withPolicy(details.responseHeaders ?? {}) })
+    respond({ responseHeaders: withPolicy(details.responseHeaders ?? {}, policy) })
   })
 }
 
@@ -57,7 +68,7 @@ export function openInBrowser(url: string): void {
 }
 
 /** Replaces any policy the response brought, whatever the case of its header name, with ours. */
-function withPolicy(headers: Record<string, string[]>): Record<string, string[]> {
+function withPolicy(headers: Record<string, string[]>, policy: string): Record<string, string[]> {
   const kept = Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-security-policy')
-  return { ...Object.fromEntries(kept), 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] }
+  return { ...Object.fromEntries(kept), 'Content-Security-Policy': [policy] }
 }

@@ -1,81 +1,26 @@
-import type { BrowserWindowConstructorOptions, Session, WebContents } from 'electron'
+import type { HandlerDetails, WebContents } from 'electron'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { OAUTH_CALLBACK_PATH } from '../core'
+import { BrowserWindow, fake, shell } from '../platform/testing/fake-electron'
 import { SIGN_IN_PARTITION, showSignInPage, signInMayVisit } from '.'
 
-type WindowOpenHandler = Parameters<WebContents['setWindowOpenHandler']>[0]
-type PermissionRequestHandler = NonNullable<Parameters<Session['setPermissionRequestHandler']>[0]>
-
-const electron = await vi.hoisted(async () => {
-  const { EventEmitter } = await import('node:events')
-  class FakeSession extends EventEmitter {
-    permissionRequest: PermissionRequestHandler | null = null
-    permissionCheck: (() => boolean) | null = null
-    setPermissionRequestHandler(handler: PermissionRequestHandler) {
-      this.permissionRequest = handler
-    }
-    setPermissionCheckHandler(handler: () => boolean) {
-      this.permissionCheck = handler
-    }
-  }
-  class FakeWebContents extends EventEmitter {
-    openHandler: WindowOpenHandler | null = null
-    setWindowOpenHandler(handler: WindowOpenHandler) {
-      this.openHandler = handler
-    }
-  }
-  class FakeBrowserWindow extends EventEmitter {
-    static readonly created: FakeBrowserWindow[] = []
-    readonly webContents = new FakeWebContents()
-    readonly loadURL = vi.fn((_url: string) => Promise.resolve())
-    readonly setMenu = vi.fn()
-    readonly show = vi.fn()
-    destroyed = false
-    constructor(readonly options: BrowserWindowConstructorOptions) {
-      super()
-      FakeBrowserWindow.created.push(this)
-    }
-    isDestroyed() {
-      return this.destroyed
-    }
-    close() {
-      this.destroyed = true
-    }
-  }
-  const sessions = new Map<string, FakeSession>()
-  return {
-    FakeBrowserWindow,
-    sessions,
-    fromPartition: (partition: string) => {
-      if (!sessions.has(partition)) sessions.set(partition, new FakeSession())
-      return sessions.get(partition)!
-    },
-    openExternal: vi.fn((_url: string) => Promise.resolve()),
-  }
-})
-
-vi.mock('electron', () => ({
-  BrowserWindow: electron.FakeBrowserWindow,
-  session: { fromPartition: electron.fromPartition },
-  shell: { openExternal: electron.openExternal },
-}))
+vi.mock('electron', () => import('../platform/testing/fake-electron'))
 
 const authorizeUrl = 'http://127.0.0.1:4567/oauth/authorize?oauth_token=rt-1'
 const service = 'http://127.0.0.1:4567'
 const callback = `http://127.0.0.1:50123${OAUTH_CALLBACK_PATH}?oauth_token=rt-1&oauth_verifier=v-1`
 
 beforeEach(() => {
-  electron.FakeBrowserWindow.created.length = 0
-  electron.openExternal.mockClear()
+  fake.reset()
 })
 
 function open(url = authorizeUrl) {
   const page = showSignInPage(url, null)
-  const window = electron.FakeBrowserWindow.created.at(-1)!
+  const window = BrowserWindow.created.at(-1)!
   return { page, window, contents: window.webContents }
 }
 
-function navigate(contents: InstanceType<typeof electron.FakeBrowserWindow>['webContents'], name: string, url: string, extra = {}) {
+function navigate(contents: InstanceType<typeof BrowserWindow>['webContents'], name: string, url: string, extra = {}) {
   const event = { url, preventDefault: vi.fn(), ...extra }
   contents.emit(name, event)
   return event.preventDefault.mock.calls.length === 0
@@ -132,7 +77,7 @@ describe('the sign-in window', () => {
       expect(navigate(contents, 'will-navigate', url), url).toBe(false)
       expect(navigate(contents, 'will-redirect', url), url).toBe(false)
     }
-    expect(electron.openExternal).not.toHaveBeenCalled()
+    expect(shell.openExternal).not.toHaveBeenCalled()
   })
 
   it('loads no frame from elsewhere, attaches no webview, and opens no window (web links go to the browser)', () => {
@@ -140,18 +85,18 @@ describe('the sign-in window', () => {
     expect(navigate(contents, 'will-frame-navigate', 'https://evil.example/', { isMainFrame: false })).toBe(false)
     expect(navigate(contents, 'will-frame-navigate', `${service}/frame`, { isMainFrame: false })).toBe(true)
     expect(navigate(contents, 'will-attach-webview', 'https://evil.example/')).toBe(false)
-    expect(contents.openHandler?.({ url: 'javascript:alert(1)' } as Parameters<WindowOpenHandler>[0])).toEqual({ action: 'deny' })
-    expect(contents.openHandler?.({ url: 'https://example.com/help' } as Parameters<WindowOpenHandler>[0])).toEqual({ action: 'deny' })
-    expect(electron.openExternal.mock.calls).toEqual([['https://example.com/help']])
+    expect(contents.openHandler?.({ url: 'javascript:alert(1)' } as HandlerDetails)).toEqual({ action: 'deny' })
+    expect(contents.openHandler?.({ url: 'https://example.com/help' } as HandlerDetails)).toEqual({ action: 'deny' })
+    expect(shell.openExternal.mock.calls).toEqual([['https://example.com/help']])
   })
 
   it('grants no permission and downloads nothing', () => {
     open()
-    const signInSession = electron.sessions.get(SIGN_IN_PARTITION)!
+    const signInSession = fake.sessions.get(SIGN_IN_PARTITION)!
     let granted: boolean | undefined
     signInSession.permissionRequest?.({} as WebContents, 'notifications', (answer) => (granted = answer), {} as never)
     expect(granted).toBe(false)
-    expect(signInSession.permissionCheck?.()).toBe(false)
+    expect(signInSession.permissionCheck?.(null, 'notifications', '', {} as never)).toBe(false)
     const download = { preventDefault: vi.fn() }
     signInSession.emit('will-download', download)
     expect(download.preventDefault).toHaveBeenCalled()
@@ -160,7 +105,7 @@ describe('the sign-in window', () => {
   it('is guarded once however many sign-ins it shows', () => {
     open()
     open()
-    expect(electron.sessions.get(SIGN_IN_PARTITION)!.listenerCount('will-download')).toBe(1)
+    expect(fake.sessions.get(SIGN_IN_PARTITION)!.listenerCount('will-download')).toBe(1)
   })
 
   it('closes when core is done with it, once', () => {
@@ -172,7 +117,7 @@ describe('the sign-in window', () => {
 
   it('refuses a page that is not on the web', () => {
     expect(() => showSignInPage('file:///tmp/authorize.html', null)).toThrow(/must be a web address/)
-    expect(electron.FakeBrowserWindow.created).toEqual([])
+    expect(BrowserWindow.created).toEqual([])
   })
 
   it('tells where it may go', () => {

@@ -2,9 +2,10 @@
 // own page, so it is built for a stranger's content: no preload, sandboxed, in a session of its own that is never
 // written to disk (the service's cookies leave with it). It stays on the service's site, except for the one step
 // the flow needs, the redirect to core's loopback callback on 127.0.0.1; its title always names the site.
-import { BrowserWindow, session, type Session, type WebContents } from 'electron'
+import { session, type BrowserWindow, type Session, type WebContents } from 'electron'
 import { OAUTH_CALLBACK_PATH, type ShownPage } from '../core'
 import { isWebLink } from '../platform'
+import { createWindow } from './browser-window'
 import { openInBrowser } from './security'
 
 /** No `persist:` prefix: an in-memory session, apart from the app's. */
@@ -14,29 +15,18 @@ export const SIGN_IN_PARTITION = 'blogdesk-sign-in'
 export function showSignInPage(url: string, parent: BrowserWindow | null): ShownPage {
   if (!isWebLink(url)) throw new Error(`The sign-in page must be a web address, not "${url}".`)
   const page = new URL(url)
-  const window = new BrowserWindow({
-    width: 560,
-    height: 720,
-    minWidth: 400,
-    minHeight: 480,
-    title: signInTitle(page),
-    parent: parent ?? undefined,
-    autoHideMenuBar: true,
-    show: false,
-    webPreferences: {
-      partition: SIGN_IN_PARTITION,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      navigateOnDragDrop: false,
-      spellcheck: false,
+  const window = createWindow(
+    {
+      width: 560,
+      height: 720,
+      minWidth: 400,
+      minHeight: 480,
+      title: signInTitle(page),
+      parent: parent ?? undefined,
+      autoHideMenuBar: true,
     },
-  })
+    { partition: SIGN_IN_PARTITION, spellcheck: false },
+  )
   window.setMenu(null)
   guardSignInSession(session.fromPartition(SIGN_IN_PARTITION))
   guardSignInContents(window.webContents, page.origin)

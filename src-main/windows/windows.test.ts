@@ -4,146 +4,31 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type {
-  BrowserWindowConstructorOptions,
   ContextMenuParams,
   MenuItemConstructorOptions,
-  Rectangle,
   Session,
   WebContents,
+  WebPreferences,
 } from 'electron'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { AppWindows, CONTENT_SECURITY_POLICY, WindowStateFile, appPage, canvasColors, isReachable, type AppPage } from '.'
+import { app, BrowserWindow as FakeBrowserWindow, clipboard, dialog, fake, nativeTheme, shell } from '../platform/testing/fake-electron'
+import {
+  AppWindows,
+  CONTENT_SECURITY_POLICY,
+  DEV_SERVER_CONTENT_SECURITY_POLICY,
+  WindowStateFile,
+  appPage,
+  canvasColors,
+  isReachable,
+  showSignInPage,
+  type AppPage,
+} from '.'
 
-type Listener = (...args: unknown[]) => void
 type PermissionRequestHandler = NonNullable<Parameters<Session['setPermissionRequestHandler']>[0]>
 type PermissionCheckHandler = NonNullable<Parameters<Session['setPermissionCheckHandler']>[0]>
 type HeadersListener = NonNullable<Parameters<Session['webRequest']['onHeadersReceived']>[0]>
-type WindowOpenHandler = Parameters<WebContents['setWindowOpenHandler']>[0]
 
-// A stand-in for the parts of Electron the window factory touches, recording what it was told.
-const electron = vi.hoisted(() => {
-  class Emitter {
-    readonly listeners = new Map<string, Listener[]>()
-    on(name: string, listener: Listener) {
-      this.listeners.set(name, [...(this.listeners.get(name) ?? []), listener])
-      return this
-    }
-    once(name: string, listener: Listener) {
-      const once: Listener = (...args) => {
-        this.listeners.set(name, (this.listeners.get(name) ?? []).filter((entry) => entry !== once))
-        listener(...args)
-      }
-      return this.on(name, once)
-    }
-    emit(name: string, ...args: unknown[]) {
-      for (const listener of this.listeners.get(name) ?? []) listener(...args)
-    }
-  }
-  class FakeSession {
-    permissionRequest: PermissionRequestHandler | null = null
-    permissionCheck: PermissionCheckHandler | null = null
-    headersReceived: HeadersListener | null = null
-    setPermissionRequestHandler(handler: PermissionRequestHandler) {
-      this.permissionRequest = handler
-    }
-    setPermissionCheckHandler(handler: PermissionCheckHandler) {
-      this.permissionCheck = handler
-    }
-    readonly webRequest = {
-      onHeadersReceived: (listener: HeadersListener) => {
-        this.headersReceived = listener
-      },
-    }
-  }
-  class FakeWebContents extends Emitter {
-    readonly session = Object.assign(new FakeSession(), { addWordToSpellCheckerDictionary: vi.fn() })
-    readonly mainFrame = { url: '' }
-    readonly send = vi.fn()
-    readonly replaceMisspelling = vi.fn()
-    openHandler: WindowOpenHandler | null = null
-    setWindowOpenHandler(handler: WindowOpenHandler) {
-      this.openHandler = handler
-    }
-  }
-  class FakeBrowserWindow extends Emitter {
-    static readonly created: FakeBrowserWindow[] = []
-    static loadOutcome: () => Promise<void> = () => Promise.resolve()
-    static focused: FakeBrowserWindow | null = null
-    static getFocusedWindow() {
-      return FakeBrowserWindow.focused
-    }
-    static fromWebContents(contents: unknown) {
-      return FakeBrowserWindow.created.find((window) => window.webContents === contents) ?? null
-    }
-    readonly webContents = new FakeWebContents()
-    readonly loadFile = vi.fn((file: string) => {
-      this.webContents.mainFrame.url = pathToFileURL(file).href
-      return FakeBrowserWindow.loadOutcome()
-    })
-    readonly loadURL = vi.fn((url: string) => {
-      this.webContents.mainFrame.url = url
-      return FakeBrowserWindow.loadOutcome()
-    })
-    readonly show = vi.fn()
-    readonly focus = vi.fn()
-    readonly restore = vi.fn()
-    readonly maximize = vi.fn()
-    minimized = false
-    destroyed = false
-    /** Where the person has moved and sized the window, as getNormalBounds reports it. */
-    normalBounds: Rectangle
-    maximized = false
-    constructor(readonly options: BrowserWindowConstructorOptions) {
-      super()
-      FakeBrowserWindow.created.push(this)
-      const { x = 0, y = 0, width = 0, height = 0 } = options
-      this.normalBounds = { x, y, width, height }
-    }
-    getNormalBounds() {
-      return this.normalBounds
-    }
-    isMaximized() {
-      return this.maximized
-    }
-    isFullScreen() {
-      return false
-    }
-    isMinimized() {
-      return this.minimized
-    }
-    isDestroyed() {
-      return this.destroyed
-    }
-    destroy() {
-      this.destroyed = true
-      this.emit('closed')
-    }
-  }
-  const popups: MenuItemConstructorOptions[][] = []
-  return {
-    FakeBrowserWindow,
-    nativeTheme: { shouldUseDarkColors: false },
-    openExternal: vi.fn((_url: string) => Promise.resolve()),
-    showErrorBox: vi.fn((_title: string, _content: string) => undefined),
-    displays: [] as { workArea: Rectangle }[],
-    popups,
-    Menu: {
-      buildFromTemplate: (template: MenuItemConstructorOptions[]) => ({ popup: () => popups.push(template) }),
-    },
-    clipboard: { writeText: vi.fn((_text: string) => undefined) },
-  }
-})
-
-vi.mock('electron', () => ({
-  app: { isPackaged: true },
-  BrowserWindow: electron.FakeBrowserWindow,
-  clipboard: electron.clipboard,
-  dialog: { showErrorBox: electron.showErrorBox },
-  Menu: electron.Menu,
-  nativeTheme: electron.nativeTheme,
-  screen: { getAllDisplays: () => electron.displays },
-  shell: { openExternal: electron.openExternal },
-}))
+vi.mock('electron', () => import('../platform/testing/fake-electron'))
 
 const mainDir = resolve('/opt/blogdesk/out/main')
 const pageFile = resolve('/opt/blogdesk/out/renderer/index.html')
@@ -151,21 +36,14 @@ const pageUrl = pathToFileURL(pageFile).href
 const productionPage = appPage({ mainDir, isPackaged: true })
 
 beforeEach(() => {
-  electron.FakeBrowserWindow.created.length = 0
-  electron.FakeBrowserWindow.loadOutcome = () => Promise.resolve()
-  electron.FakeBrowserWindow.focused = null
-  electron.nativeTheme.shouldUseDarkColors = false
-  electron.openExternal.mockClear()
-  electron.showErrorBox.mockClear()
-  electron.clipboard.writeText.mockClear()
-  electron.popups.length = 0
-  electron.displays = [{ workArea: { x: 0, y: 25, width: 1920, height: 1055 } }]
+  fake.reset()
+  app.isPackaged = true
 })
 
 function openWindow(page: AppPage = productionPage) {
   const windows = new AppWindows(page)
   windows.open()
-  const window = electron.FakeBrowserWindow.created.at(-1)
+  const window = FakeBrowserWindow.created.at(-1)
   if (!window) throw new Error('no BrowserWindow was created')
   return { windows, window, contents: window.webContents, session: window.webContents.session }
 }
@@ -241,6 +119,14 @@ describe('the window', () => {
     expect(preferences?.preload).toBe(productionPage.preload)
   })
 
+  it('has the very defences of the sign-in window, which differs only in its page: no preload, its own session', () => {
+    const preferences = openWindow().window.options.webPreferences
+    showSignInPage('http://127.0.0.1:4567/oauth/authorize', null)
+    const signIn = FakeBrowserWindow.created.at(-1)!.options.webPreferences
+    const defences = ({ preload: _preload, partition: _partition, spellcheck: _spellcheck, ...rest }: WebPreferences) => rest
+    expect(defences(signIn ?? {})).toEqual(defences(preferences ?? {}))
+  })
+
   it('loads the built page from disk in production and the dev server while developing', () => {
     const { window } = openWindow()
     expect(window.loadFile).toHaveBeenCalledWith(pageFile)
@@ -262,15 +148,15 @@ describe('the window', () => {
   })
 
   it('starts dark when the system is dark', () => {
-    electron.nativeTheme.shouldUseDarkColors = true
+    nativeTheme.shouldUseDarkColors = true
     expect(openWindow().window.options.backgroundColor).toBe(canvasColors.dark)
   })
 
   it('tells the person when the page cannot be loaded, instead of leaving an invisible window', async () => {
-    electron.FakeBrowserWindow.loadOutcome = () => Promise.reject(new Error('ERR_FILE_NOT_FOUND (-6)'))
+    FakeBrowserWindow.loadOutcome = () => Promise.reject(new Error('ERR_FILE_NOT_FOUND (-6)'))
     const { windows, window } = openWindow()
-    await vi.waitFor(() => expect(electron.showErrorBox).toHaveBeenCalledOnce())
-    expect(electron.showErrorBox.mock.calls[0]?.[1]).toContain('ERR_FILE_NOT_FOUND')
+    await vi.waitFor(() => expect(dialog.showErrorBox).toHaveBeenCalledOnce())
+    expect(dialog.showErrorBox.mock.calls[0]?.[1]).toContain('ERR_FILE_NOT_FOUND')
     expect(window.isDestroyed()).toBe(true)
     expect(windows.webContents()).toEqual([])
   })
@@ -279,7 +165,7 @@ describe('the window', () => {
     const windows = new AppWindows(productionPage)
     expect(windows.focus()).toBeNull()
     windows.open()
-    const window = electron.FakeBrowserWindow.created[0]!
+    const window = FakeBrowserWindow.created[0]!
     window.minimized = true
     expect(windows.focus()).toBe(window)
     expect(window.restore).toHaveBeenCalledOnce()
@@ -290,7 +176,7 @@ describe('the window', () => {
     const windows = new AppWindows(productionPage)
     windows.open()
     windows.open()
-    const [first, second] = electron.FakeBrowserWindow.created
+    const [first, second] = FakeBrowserWindow.created
     first!.emit('closed')
     expect(windows.webContents()).toEqual([second!.webContents])
     expect(windows.ownsUrl(pageUrl)).toBe(true)
@@ -339,7 +225,7 @@ describe('new windows and links', () => {
     for (const url of ['https://example.com/post/1', 'http://example.org/']) {
       expect(contents.openHandler?.(openRequest(url))).toEqual({ action: 'deny' })
     }
-    expect(electron.openExternal.mock.calls).toEqual([['https://example.com/post/1'], ['http://example.org/']])
+    expect(shell.openExternal.mock.calls).toEqual([['https://example.com/post/1'], ['http://example.org/']])
   })
 
   it('opens nothing outside the web: local files, scripts, other apps or garbage', () => {
@@ -357,12 +243,12 @@ describe('new windows and links', () => {
     ]) {
       expect(contents.openHandler?.(openRequest(url)), url).toEqual({ action: 'deny' })
     }
-    expect(electron.openExternal).not.toHaveBeenCalled()
+    expect(shell.openExternal).not.toHaveBeenCalled()
   })
 
   it('reports, rather than throws, when the browser cannot be opened', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    electron.openExternal.mockImplementationOnce(() => Promise.reject(new Error('no browser')))
+    shell.openExternal.mockImplementationOnce(() => Promise.reject(new Error('no browser')))
     const { contents } = openWindow()
     contents.openHandler?.(openRequest('https://example.com/'))
     await vi.waitFor(() => expect(error).toHaveBeenCalled())
@@ -454,6 +340,24 @@ describe('content security policy header', () => {
     expect(response).toEqual({})
   })
 
+  it('admits the dev server\'s inline preamble, styles and WebSocket only while the page comes from the dev server', async () => {
+    const dev = openWindow(appPage({ mainDir, isPackaged: false, devServerUrl: 'http://localhost:5173' }))
+    const response = respond(dev.session, { url: 'http://localhost:5173/', resourceType: 'mainFrame', responseHeaders: {} })
+    expect(response?.responseHeaders).toEqual({ 'Content-Security-Policy': [DEV_SERVER_CONTENT_SECURITY_POLICY] })
+    // The dev build relaxes the page's meta tag (electron.vite.config.ts) exactly as far: both policies apply.
+    const config = (await import(resolve(import.meta.dirname, '../../electron.vite.config.ts'))) as {
+      default: { renderer: { plugins: { name: string; transformIndexHtml?: (html: string) => string }[] } }
+    }
+    const relax = config.default.renderer.plugins.find((plugin) => plugin?.name === 'blogdesk-dev-server-csp')?.transformIndexHtml
+    const html = await readFile(resolve(import.meta.dirname, '../../src-renderer/index.html'), 'utf8')
+    const devMeta = metaPolicy(relax?.(html) ?? '')
+    expect(devMeta).toEqual(directives(DEV_SERVER_CONTENT_SECURITY_POLICY).filter((directive) => !headerOnly(directive)))
+
+    const production = openWindow()
+    const strict = respond(production.session, { url: pageUrl, resourceType: 'mainFrame', responseHeaders: {} })
+    expect(strict?.responseHeaders).toEqual({ 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] })
+  })
+
   it('is the policy the design asks for', () => {
     expect(CONTENT_SECURITY_POLICY).toBe(
       "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https: http:; " +
@@ -461,6 +365,16 @@ describe('content security policy header', () => {
     )
   })
 })
+
+const directives = (policy: string) =>
+  policy
+    .split(';')
+    .map((directive) => directive.trim().replace(/\s+/g, ' '))
+    .filter(Boolean)
+// Chromium ignores frame-ancestors in a meta tag, so the header is where it takes effect.
+const headerOnly = (directive: string) => directive.startsWith('frame-ancestors ')
+const metaPolicy = (html: string) =>
+  directives(html.match(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/i)?.[1] ?? '')
 
 describe('the renderer page', () => {
   it('has the canvas colours the window starts with', async () => {
@@ -471,16 +385,8 @@ describe('the renderer page', () => {
 
   it('declares the same policy in its meta tag as the header, less what only a header can carry', async () => {
     const html = await readFile(resolve(import.meta.dirname, '../../src-renderer/index.html'), 'utf8')
-    const meta = html.match(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/i)
-    const directives = (policy: string) =>
-      policy
-        .split(';')
-        .map((directive) => directive.trim().replace(/\s+/g, ' '))
-        .filter(Boolean)
-    // Chromium ignores frame-ancestors in a meta tag, so the header is where it takes effect.
-    const headerOnly = (directive: string) => directive.startsWith('frame-ancestors ')
     expect(directives(CONTENT_SECURITY_POLICY)).toContain("frame-ancestors 'none'")
-    expect(directives(meta?.[1] ?? '')).toEqual(directives(CONTENT_SECURITY_POLICY).filter((d) => !headerOnly(d)))
+    expect(metaPolicy(html)).toEqual(directives(CONTENT_SECURITY_POLICY).filter((d) => !headerOnly(d)))
   })
 })
 
@@ -498,7 +404,7 @@ describe('the window remembers where it was', () => {
   function openRemembering() {
     const windows = new AppWindows(productionPage, { state: new WindowStateFile(stateFile) })
     windows.open()
-    return electron.FakeBrowserWindow.created.at(-1)!
+    return FakeBrowserWindow.created.at(-1)!
   }
 
   it('opens at the default size, centred, the first time', () => {
@@ -514,10 +420,25 @@ describe('the window remembers where it was', () => {
     first.emit('close')
 
     const next = openRemembering()
-    expect(next.options).toMatchObject({ x: 200, y: 120, width: 1000, height: 700, fullscreen: false })
+    expect(next.options).toMatchObject({ x: 200, y: 120, width: 1000, height: 700 })
     next.emit('ready-to-show')
     expect(next.maximize).not.toHaveBeenCalled()
     expect(next.show).toHaveBeenCalled()
+  })
+
+  it('can go full screen on macOS, and opens in full screen when it was closed in full screen', () => {
+    fake.platform = 'darwin'
+    const first = openRemembering()
+    expect(first.isFullScreenable()).toBe(true)
+    first.normalBounds = { x: 200, y: 120, width: 1000, height: 700 }
+    first.setFullScreen(true)
+    first.emit('close')
+
+    const next = openRemembering()
+    expect(next.isFullScreen()).toBe(true)
+    next.setFullScreen(false)
+    next.emit('close')
+    expect(openRemembering().isFullScreenable()).toBe(true)
   })
 
   it('opens maximised when it was closed maximised, keeping the size to return to', () => {
@@ -580,7 +501,7 @@ describe('the context menu', () => {
   function rightClick(overrides: Partial<ContextMenuParams>) {
     const { contents } = openWindow()
     contents.emit('context-menu', { preventDefault: vi.fn() }, params(overrides))
-    return { contents, menu: electron.popups.at(-1) ?? null }
+    return { contents, menu: fake.popups.at(-1) ?? null }
   }
 
   const labels = (menu: MenuItemConstructorOptions[] | null) =>
@@ -629,13 +550,13 @@ describe('the context menu', () => {
     const { menu } = rightClick({ linkURL: 'https://example.com/post' })
     expect(labels(menu)).toEqual(['Open Link in Browser', 'Copy Link'])
     click(menu, 'Open Link in Browser')
-    expect(electron.openExternal).toHaveBeenCalledWith('https://example.com/post')
+    expect(shell.openExternal).toHaveBeenCalledWith('https://example.com/post')
     click(menu, 'Copy Link')
-    expect(electron.clipboard.writeText).toHaveBeenCalledWith('https://example.com/post')
+    expect(clipboard.writeText).toHaveBeenCalledWith('https://example.com/post')
 
-    electron.popups.length = 0
+    fake.popups.length = 0
     rightClick({ linkURL: 'file:///etc/passwd' })
-    expect(electron.popups).toEqual([])
+    expect(fake.popups).toEqual([])
   })
 
   it('copies selected text on the page', () => {
@@ -648,7 +569,7 @@ describe('the context menu', () => {
 
   it('shows no empty menu', () => {
     rightClick({})
-    expect(electron.popups).toEqual([])
+    expect(fake.popups).toEqual([])
   })
 })
 
@@ -657,12 +578,12 @@ describe('events for the window the person is working in', () => {
     const windows = new AppWindows(productionPage)
     windows.open()
     windows.open()
-    const [, second] = electron.FakeBrowserWindow.created
-    electron.FakeBrowserWindow.focused = second!
+    const [, second] = FakeBrowserWindow.created
+    FakeBrowserWindow.focused = second!
     expect(windows.focused()).toBe(second)
     expect(windows.sendToFront('app:command', 'save')).toBe(true)
     expect(second!.webContents.send).toHaveBeenCalledWith('app:command', 'save')
-    expect(electron.FakeBrowserWindow.created[0]!.webContents.send).not.toHaveBeenCalled()
+    expect(FakeBrowserWindow.created[0]!.webContents.send).not.toHaveBeenCalled()
   })
 
   it('go to the first window when the app is not focused', () => {
@@ -673,9 +594,9 @@ describe('events for the window the person is working in', () => {
 
   it('go nowhere while another window of the app has the focus, or to a page not ours', () => {
     const { windows, window, contents } = openWindow()
-    electron.FakeBrowserWindow.focused = new electron.FakeBrowserWindow({})
+    FakeBrowserWindow.focused = new FakeBrowserWindow({})
     expect(windows.sendToFront('app:command', 'publish')).toBe(false)
-    electron.FakeBrowserWindow.focused = window
+    FakeBrowserWindow.focused = window
     contents.mainFrame.url = 'https://evil.example/'
     expect(windows.sendToFront('app:command', 'publish')).toBe(false)
     expect(contents.send).not.toHaveBeenCalled()

@@ -3,24 +3,18 @@
 import { randomBytes } from 'node:crypto'
 import { chmodSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { SANDBOX_FILE, type SandboxFile } from '../../src-protocol'
 import type { MediaLibrary } from '../media/library'
 import type { ServiceResources } from '../resources'
 import type { Store } from '../store'
 import { seedDemoLists } from './lists'
-import { ensureDemoOAuth, type DemoOAuthCredentials } from './oauth'
+import { ensureDemoOAuth } from './oauth'
 import { ensureDemoAlbum } from './photos'
 import { seedDemoPosts } from './posts'
 import { ensureDemoSocial } from './social'
 
-const SANDBOX_FILE = 'sandbox.json'
-
-/** `apiSecret` is the API key's OAuth consumer secret; `authToken` and its secret, an access token already approved. */
-export interface SandboxAccount extends DemoOAuthCredentials {
-  username: string
-  apiPassword: string
-  apiKey: string
-  loginPassword: string
-}
+/** The demo account's part of sandbox.json: all but the addresses, which change with the port. */
+export type SandboxAccount = Omit<SandboxFile, 'atomBase' | 'jsonBase'>
 
 const DEMO_USER = { username: 'melody', displayName: 'Melody Nelson' }
 const DEMO_WEBLOGS = [
@@ -59,7 +53,7 @@ export async function ensureDemoAccount(store: Store, library: MediaLibrary, res
 export function writeSandboxFile(dataDir: string, origin: string, account: SandboxAccount): void {
   const file = join(dataDir, SANDBOX_FILE)
   const partial = `${file}.partial`
-  const sandbox = { atomBase: origin, jsonBase: origin, ...account }
+  const sandbox: SandboxFile = { atomBase: origin, jsonBase: origin, ...account }
   writeFileSync(partial, `${JSON.stringify(sandbox, null, 2)}\n`, { mode: 0o600 })
   chmodSync(partial, 0o600) // mode only applies when the file is created
   // A reader never sees a half-written file.

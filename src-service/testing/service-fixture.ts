@@ -4,7 +4,7 @@ import { request, type IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'vitest'
-import { createWsseHeader, parseXml, type WsseCredentials } from '../../src-protocol'
+import { createWsseHeader, parseSandboxFile, parseXml, SANDBOX_FILE, type SandboxFile, type WsseCredentials } from '../../src-protocol'
 import type { LookupOptions } from '../lookup'
 import { startService, type StartOptions } from '../server'
 import { openStore, type NewWeblog, type Store } from '../store'
@@ -100,21 +100,12 @@ export async function expectError(response: Response, status: number, message: R
   expect(parseXml(body).text).toMatch(message)
 }
 
-export interface Sandbox {
-  atomBase: string
-  jsonBase: string
-  username: string
-  apiPassword: string
-  apiKey: string
-  /** OAuth consumer secret of apiKey, and an access token already approved for the demo user. */
-  apiSecret: string
-  authToken: string
-  authTokenSecret: string
-  loginPassword: string
-}
+export type Sandbox = SandboxFile
 
 export function readSandboxFile(dataDir: string): Sandbox {
-  return JSON.parse(readFileSync(join(dataDir, 'sandbox.json'), 'utf8')) as Sandbox
+  const file = parseSandboxFile(JSON.parse(readFileSync(join(dataDir, SANDBOX_FILE), 'utf8')))
+  if (!file) throw new Error(`${SANDBOX_FILE} in ${dataDir} does not have the shape src-protocol/sandbox.ts declares`)
+  return file
 }
 
 export interface RawResponse {

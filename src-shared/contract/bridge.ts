@@ -1,7 +1,17 @@
 // Both ends of the bridge, built from the channel table: `buildBlogApi` makes window.blog on the renderer side,
 // `createDispatcher` answers its calls on the main side. The e2e harness uses these very functions.
 import { ContractViolation } from './checks'
-import { channels, events, requestChecks, type Channel, type Event, type Events, type RequestOf, type ResultOf } from './channels'
+import {
+  channels,
+  events,
+  requestChecks,
+  type Channel,
+  type Event,
+  type Events,
+  type RequestOf,
+  type ResultOf,
+  type ShellChannel,
+} from './channels'
 import { BlogdeskError, type Envelope } from './errors'
 
 type NamespaceOf<K> = K extends `${infer N}:${string}` ? N : never
@@ -60,6 +70,10 @@ export function buildBlogApi(transport: Transport): BlogApi {
 }
 
 export type Handlers = { [C in Channel]: (request: RequestOf<C>) => Promise<ResultOf<C>> }
+/** What core answers: every channel but the shell's own. */
+export type CoreHandlers = Omit<Handlers, ShellChannel>
+/** What the Electron shell answers itself. */
+export type ShellHandlers = Pick<Handlers, ShellChannel>
 
 export type Dispatcher = (channel: string, request: unknown) => Promise<Envelope<unknown>>
 

@@ -82,6 +82,8 @@ export interface Channels {
   'app:status': { request: null; result: AppStatus }
   /** Opens an http(s) link in the person's browser. */
   'app:openExternal': { request: { url: string }; result: null }
+  /** The window's answer to 'app:quitting': what was typed is saved (or could not be), quitting may go on. */
+  'app:readyToQuit': { request: null; result: null }
 
   'outbox:list': { request: null; result: OutboxItem[] }
   'outbox:retry': { request: OperationRef; result: null }
@@ -137,6 +139,8 @@ export interface Events {
   'accounts:changed': AccountSummary[]
   'app:statusChanged': AppStatus
   'app:command': AppCommand
+  /** Blogdesk is quitting: save what was typed, then answer with 'app:readyToQuit'. */
+  'app:quitting': null
   /** One operation's new state. */
   'outbox:changed': OutboxItem
   'outbox:progress': UploadProgress
@@ -145,6 +149,8 @@ export interface Events {
 }
 
 export type Channel = keyof Channels
+/** The channels the Electron shell answers itself, not core: they are about the app's windows and its quitting. */
+export type ShellChannel = 'app:readyToQuit'
 export type Event = keyof Events
 export type RequestOf<C extends Channel> = Channels[C]['request']
 export type ResultOf<C extends Channel> = Channels[C]['result']
@@ -190,6 +196,7 @@ export const requestChecks: { [C in Channel]: Check<RequestOf<C>> } = {
 
   'app:status': nothing,
   'app:openExternal': record<{ url: string }>({ url: httpUrl }),
+  'app:readyToQuit': nothing,
 
   'outbox:list': nothing,
   'outbox:retry': operationRef,
@@ -275,6 +282,7 @@ export const eventNames: { [E in Event]: true } = {
   'accounts:changed': true,
   'app:statusChanged': true,
   'app:command': true,
+  'app:quitting': true,
   'outbox:changed': true,
   'outbox:progress': true,
   'drafts:changed': true,

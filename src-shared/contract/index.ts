@@ -11,5 +11,15 @@ export {
   type Events,
   type RequestOf,
   type ResultOf,
+  type ShellChannel,
 } from './channels'
-export { buildBlogApi, createDispatcher, type BlogApi, type Dispatcher, type Handlers, type Transport } from './bridge'
+export {
+  buildBlogApi,
+  createDispatcher,
+  type BlogApi,
+  type CoreHandlers,
+  type Dispatcher,
+  type Handlers,
+  type ShellHandlers,
+  type Transport,
+} from './bridge'

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { AccountSummary, CollectionSummary, Handlers } from '../../../src-shared/contract'
+import type { AccountSummary, CollectionSummary, CoreHandlers } from '../../../src-shared/contract'
 import { DEMO_PHOTOS_FOLDER } from '../../../src-service/demo/photos'
 import { startService, type RunningService } from '../../../src-service/server'
 import { readSandboxFile, type Sandbox } from '../../../src-service/testing/service-fixture'
@@ -49,7 +49,7 @@ describe('photo albums and typed lists', () => {
     await fixture.dispose()
   })
 
-  const handlers = (): Handlers => core.handlers
+  const handlers = (): CoreHandlers => core.handlers
   const accountId = () => account.id
   async function collection(kind: 'albums' | 'lists', title: string): Promise<CollectionSummary> {
     const listing = await handlers()[`${kind}:list`]({ accountId: accountId(), refresh: false })
@@ -187,7 +187,7 @@ describe('photo albums and typed lists', () => {
 
   describe('an item added to a typed list', () => {
     it('adds one item of each type and shows what the service filled in; the list then says what it holds', async () => {
-      const add = async (title: string, entry: Omit<Parameters<Handlers['lists:add']>[0], 'accountId' | 'collectionUri'>) => {
+      const add = async (title: string, entry: Omit<Parameters<CoreHandlers['lists:add']>[0], 'accountId' | 'collectionUri'>) => {
         const list = await collection('lists', title)
         const item = await handlers()['lists:add']({ accountId: accountId(), collectionUri: list.postUri, ...entry })
         expect(item).toMatchObject({ kind: 'list-item', state: 'queued', queueKey: list.postUri })

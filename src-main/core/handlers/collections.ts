@@ -131,7 +131,7 @@ export function collectionsHandlers(services: Services): HandlersOf<'albums' | '
       return caches.sentPhotos(request.accountId, request.collectionUri)
     },
 
-    'photos:preview': ({ path }) => photoPreviewOf(path),
+    'photos:preview': ({ path }) => photoPreviewOf(services.images, path),
 
     async 'photos:add'(request) {
       await requireCollection(request, 'gallery')

@@ -1,21 +1,15 @@
 // The media namespace: images a person pastes, drops or picks into a post. Each is copied into Blogdesk's media
 // folder (MediaCopies) and referred to in the draft as `blogdesk-media:<sha256>`; the sync engine uploads it through
-// the weblog's UploadURI when the post is published. The editor shows a scaled-down copy, made here with sharp.
+// the weblog's UploadURI when the post is published. The editor shows a scaled-down copy (an image job).
 import { randomUUID } from 'node:crypto'
 import { mkdirSync, rmSync } from 'node:fs'
-import { readFile, rm, writeFile } from 'node:fs/promises'
+import { rm, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import sharp from 'sharp'
 import { BlogdeskError, type LocalImage } from '../../../src-shared/contract'
-import { IMAGE_EXTENSIONS, IMAGE_FORMATS_IN_WORDS, SNIFF_BYTES, sniffImageType } from '../media'
+import { IMAGE_EXTENSIONS, IMAGE_FORMATS_IN_WORDS, SNIFF_BYTES, sniffImageType, type ImageWorker } from '../media'
 import type { MediaCopy } from '../store'
 import type { HandlersOf, Services } from './services'
 
-/** The editor column is at most this wide, twice over for sharp screens; larger images are scaled down to it. */
-const PREVIEW_MAX_PIXELS = 1600
-/** An image this small, already a size that fits and in a format every browser shows, is shown as it is. */
-const SHOWN_AS_IS_MAX_BYTES = 512 * 1024
-const SHOWN_AS_IS_TYPES = new Set<MediaCopy['type']>(['image/jpeg', 'image/png', 'image/gif', 'image/webp'])
 /** Previews of the images of the posts open lately, so reopening a post does not scale its photos again. */
 const KEPT_PREVIEWS = 64
 
@@ -34,7 +28,7 @@ export function mediaHandlers(services: Services): HandlersOf<'media'> {
       // Most recently used last, so the oldest is the first to go.
       previews.delete(copy.hash)
     } else {
-      preview = makePreview(copy, what)
+      preview = makePreview(services.images, copy, what)
       preview.catch(() => previews.delete(copy.hash))
     }
     previews.set(copy.hash, preview)
@@ -79,25 +73,9 @@ export function mediaHandlers(services: Services): HandlersOf<'media'> {
   }
 }
 
-async function makePreview(copy: MediaCopy, what: string): Promise<LocalImage> {
+async function makePreview(images: ImageWorker, copy: MediaCopy, what: string): Promise<LocalImage> {
   try {
-    // rotate() turns the image upright by its EXIF orientation, as browsers show it on the weblog.
-    const image = sharp(copy.path).rotate()
-    const metadata = await image.metadata()
-    const turned = (metadata.orientation ?? 1) >= 5
-    const width = (turned ? metadata.height : metadata.width) ?? null
-    const height = (turned ? metadata.width : metadata.height) ?? null
-    const fits = width !== null && height !== null && Math.max(width, height) <= PREVIEW_MAX_PIXELS && !turned
-    if (fits && copy.size <= SHOWN_AS_IS_MAX_BYTES && SHOWN_AS_IS_TYPES.has(copy.type)) {
-      // Kept as it is: an animated GIF stays animated.
-      const original = await readFile(copy.path)
-      return { hash: copy.hash, previewUrl: dataUrl(copy.type, original), width, height }
-    }
-    const scaled = await image
-      .resize({ width: PREVIEW_MAX_PIXELS, height: PREVIEW_MAX_PIXELS, fit: 'inside', withoutEnlargement: true })
-      .webp({ quality: 80 })
-      .toBuffer()
-    return { hash: copy.hash, previewUrl: dataUrl('image/webp', scaled), width, height }
+    return { hash: copy.hash, ...(await images.run({ kind: 'editor-preview', path: copy.path, type: copy.type, size: copy.size })) }
   } catch (error) {
     throw new BlogdeskError(
       'invalid-argument',
@@ -109,8 +87,4 @@ async function makePreview(copy: MediaCopy, what: string): Promise<LocalImage> {
 
 function formatOf(type: MediaCopy['type']): string {
   return type === 'application/octet-stream' ? 'image' : type.slice('image/'.length).toUpperCase()
-}
-
-function dataUrl(type: string, bytes: Uint8Array): string {
-  return `data:${type};base64,${Buffer.from(bytes).toString('base64')}`
 }

@@ -1,8 +1,9 @@
 // What the contract's handlers work with: core's parts, opened once by openCore and shared by every namespace.
-import type { Channel, Event, Events, Handlers } from '../../../src-shared/contract'
+import type { CoreHandlers, Event, Events } from '../../../src-shared/contract'
 import type { Accounts } from '../accounts'
 import type { Fetch } from '../atom'
 import type { FeedPoller } from '../feed'
+import type { ImageWorker } from '../media'
 import type { Platform } from '../platform'
 import type { Caches, Drafts, LocalStore, MediaCopies } from '../store'
 import type { SyncEngine } from '../sync'
@@ -19,6 +20,8 @@ export interface Services {
   media: MediaCopies
   platform: Platform
   fetch: Fetch
+  /** Thumbnails and the editor's previews (sharp), in a helper process in the app. */
+  images: ImageWorker
   /** Sends a contract event to the renderer. */
   emit: CoreEventListener
   /** Runs `cleanup` when core closes: for subscriptions a namespace makes to core's parts. */
@@ -26,4 +29,4 @@ export interface Services {
 }
 
 /** The handlers of the channels `<namespace>:…`: each namespace's module answers its own. */
-export type HandlersOf<Namespace extends string> = Pick<Handlers, Extract<Channel, `${Namespace}:${string}`>>
+export type HandlersOf<Namespace extends string> = Pick<CoreHandlers, Extract<keyof CoreHandlers, `${Namespace}:${string}`>>

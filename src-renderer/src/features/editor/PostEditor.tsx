@@ -9,6 +9,7 @@ import { ApiError, api, toApiError } from '../../lib/api'
 import { Alert, Button, ConfirmDialog, ErrorNotice, Spinner, classNames } from '../../ui'
 import { useNavigation } from '../navigation'
 import { CategoryPicker, ConflictView } from '../posts'
+import type { QuittingDetail } from '../shell'
 import { useAppCommand, useNewPostCommand } from './commands'
 import { ImageRefused, insertImages, postExtensions, type ImageServices } from './extensions'
 import { countWords, documentHtml, parseDocument, sanitizeHtml } from './html'
@@ -187,12 +188,15 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
     if (editor.isEditable === readOnly) editor.setEditable(!readOnly)
   }, [editor, readOnly])
 
-  // Whatever is not yet saved goes out when the editor closes, or the window does.
+  // Whatever is not yet saved goes out when the editor closes, or the window does, or Blogdesk quits.
   useEffect(() => {
     const onPageHide = () => session.close()
+    const onQuitting = (event: Event) => (event as CustomEvent<QuittingDetail>).detail.waitUntil(session.flush())
     window.addEventListener('pagehide', onPageHide)
+    window.addEventListener('blogdesk:quitting', onQuitting)
     return () => {
       window.removeEventListener('pagehide', onPageHide)
+      window.removeEventListener('blogdesk:quitting', onQuitting)
       session.close()
     }
   }, [session])

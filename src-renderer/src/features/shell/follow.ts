@@ -5,7 +5,7 @@ import { useStatusStore } from './statusStore'
 /**
  * Follows the main process for as long as the window is open: the app's status, the outbox's operations, and the
  * application menu's commands, which go on to whichever part of the window handles them (the editor) as a
- * `blogdesk:command` DOM event on `window`.
+ * `blogdesk:command` DOM event on `window`, as quitting does as `blogdesk:quitting`.
  */
 export function followShell(): void {
   const outbox = useOutboxStore.getState()
@@ -19,4 +19,17 @@ export function followShell(): void {
   api.app.onCommand((command) => {
     window.dispatchEvent(new CustomEvent('blogdesk:command', { detail: command }))
   })
+  // Blogdesk is quitting: whatever holds unsaved text (the editor) saves it and hands over the promise; the main
+  // process waits for the answer before it closes the store.
+  api.app.onQuitting(() => {
+    const saving: Promise<unknown>[] = []
+    const detail: QuittingDetail = { waitUntil: (save) => void saving.push(save) }
+    window.dispatchEvent(new CustomEvent('blogdesk:quitting', { detail }))
+    void Promise.allSettled(saving).then(() => api.app.readyToQuit())
+  })
+}
+
+/** The detail of the `blogdesk:quitting` DOM event. */
+export interface QuittingDetail {
+  waitUntil(save: Promise<unknown>): void
 }
