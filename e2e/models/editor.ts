@@ -55,6 +55,16 @@ export class EditorModel {
     return this.editor.getByRole('textbox', { name: 'Post text' })
   }
 
+  /** The images in the post's text, as drawn. */
+  get images(): Locator {
+    return this.text.locator('img')
+  }
+
+  /** The hidden file input behind the toolbar's Image… button. */
+  get imagePicker(): Locator {
+    return this.editor.getByLabel('Choose images to add')
+  }
+
   get saveState(): Locator {
     return this.editor.locator('.save-indicator')
   }

@@ -1,0 +1,80 @@
+// What is typed goes where the caret is drawn, at machine speed: an image selected a moment ago is never replaced by
+// the text typed after the caret moved away from it, and focus and selection move with the key that moves them.
+import { join } from 'node:path'
+import { DEMO_PHOTOS_FOLDER } from '../src-service/demo/photos'
+import { expect, test } from './fixtures'
+import { chooseFiles } from './harness/files'
+import { saveScreenshot } from './harness/screenshots'
+import { fetchWeblogTitles } from './harness/weblog-listing'
+import { EditorModel, fetchWeblogPosts, localDraft } from './models/editor'
+
+const FAST_TRIES = 30
+
+test('clicking an image, pressing Ctrl+End and typing at once never replaces the image: saved and published with it', async ({
+  app,
+  service,
+  core,
+}, testInfo) => {
+  const editor = new EditorModel(app.page)
+  const [weblog] = await fetchWeblogTitles(service.sandbox)
+  await app.addAccount(service.sandbox)
+  await editor.openDrafts(weblog!)
+  await editor.write('Tiles of Lisbon', ['Blue and white, on every other wall.'])
+  await chooseFiles(editor.imagePicker, [join(DEMO_PHOTOS_FOLDER, 'azulejos.jpg')])
+  await expect(editor.images).toHaveCount(1)
+
+  let typed = ''
+  for (let attempt = 0; attempt < FAST_TRIES; attempt++) {
+    await editor.images.click()
+    await app.page.keyboard.press('ControlOrMeta+End')
+    await app.page.keyboard.type('ab')
+    typed += 'ab'
+  }
+  await expect(editor.images, 'every fast try kept the image').toHaveCount(1)
+  await expect(editor.text.locator('p').last()).toHaveText(typed)
+  await saveScreenshot(app.page, testInfo, 'writing-keys-image-kept.png')
+  await expect(editor.saveState).toHaveText('Saved locally')
+  const saved = (await localDraft(core, 'Tiles of Lisbon')).content
+  expect(saved.match(/<img /g), 'the local draft has the image').toHaveLength(1)
+  expect(saved).toContain(`<p>${typed}</p>`)
+
+  await app.page.keyboard.press('ControlOrMeta+Enter')
+  await expect(editor.stateBadge).toHaveText('Published')
+  const post = (await fetchWeblogPosts(service.sandbox, weblog!)).find((candidate) => candidate.title === 'Tiles of Lisbon')
+  const published = await (await fetch(post!.permalink!)).text()
+  expect(published.match(/<img /g), 'the weblog has the image').toHaveLength(1)
+  expect(published).toContain(typed)
+})
+
+test('an image is never the last thing in a post, shows it is selected, takes typing beside it, and is removed only with a word and an undo', async ({
+  app,
+  service,
+}, testInfo) => {
+  const editor = new EditorModel(app.page)
+  const [weblog] = await fetchWeblogTitles(service.sandbox)
+  await app.addAccount(service.sandbox)
+  await editor.openDrafts(weblog!)
+  await editor.write('Trams', ['The 28 climbs to Graça.'])
+  await chooseFiles(editor.imagePicker, [join(DEMO_PHOTOS_FOLDER, 'tram-28.jpg')])
+  await expect(editor.images).toHaveCount(1)
+  await expect(editor.text.locator(':scope > *').last(), 'a line after the image, for the caret').toHaveJSProperty('tagName', 'P')
+
+  await editor.images.click()
+  await expect(editor.images).toHaveClass(/ProseMirror-selectednode/)
+  await saveScreenshot(app.page, testInfo, 'writing-keys-image-selected.png')
+  await app.page.emulateMedia({ colorScheme: 'dark' })
+  await saveScreenshot(app.page, testInfo, 'writing-keys-image-selected-dark.png')
+  await app.page.emulateMedia({ colorScheme: null })
+
+  await app.page.keyboard.type('Yellow and slow.')
+  await expect(editor.images, 'typing over a selected image goes beside it').toHaveCount(1)
+  await expect(editor.text.locator(':scope > *').last()).toHaveText('Yellow and slow.')
+
+  await editor.images.click()
+  await app.page.keyboard.press('Delete')
+  await expect(editor.images, 'Delete on a selected image removes it: that is what the key is for').toHaveCount(0)
+  await expect(editor.editor.getByRole('status').filter({ hasText: 'Image removed' })).toHaveText(/Image removed\. (Ctrl\+Z|⌘Z) brings it back\./)
+  await app.page.keyboard.press('ControlOrMeta+z')
+  await expect(editor.images, 'one undo brings it back').toHaveCount(1)
+  await expect(editor.text.locator(':scope > *').last()).toHaveText('Yellow and slow.')
+})
