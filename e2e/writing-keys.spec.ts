@@ -78,3 +78,56 @@ test('an image is never the last thing in a post, shows it is selected, takes ty
   await expect(editor.images, 'one undo brings it back').toHaveCount(1)
   await expect(editor.text.locator(':scope > *').last()).toHaveText('Yellow and slow.')
 })
+
+const QUICK_ROUNDS = 15
+
+test('at machine speed, Enter in the title sends the next key to the text, and Ctrl+K links exactly what was just selected', async ({
+  app,
+  service,
+  core,
+}, testInfo) => {
+  const editor = new EditorModel(app.page)
+  const keyboard = app.page.keyboard
+  const [weblog] = await fetchWeblogTitles(service.sandbox)
+  await app.addAccount(service.sandbox)
+  await editor.openDrafts(weblog!)
+  await editor.newPostButton.click()
+  await expect(editor.title).toBeFocused()
+
+  for (let round = 0; round < QUICK_ROUNDS; round++) {
+    await editor.title.focus()
+    await keyboard.press('ControlOrMeta+a')
+    await keyboard.type(`Ferries ${round}\n${round % 10}`)
+    await expect(editor.title, 'the key after Enter is not in the title').toHaveValue(`Ferries ${round}`)
+  }
+  const digits = Array.from({ length: QUICK_ROUNDS }, (_, round) => String(round % 10))
+    .reverse()
+    .join('')
+  await expect(editor.text.locator('p').first(), 'every key after Enter went to the start of the text').toHaveText(digits)
+
+  for (let round = 0; round < QUICK_ROUNDS; round++) {
+    const word = `pier${round}`
+    await keyboard.press('ControlOrMeta+End')
+    await keyboard.type(`\nBoats leave from the ${word}`)
+    for (let letter = 0; letter < word.length; letter++) await keyboard.press('Shift+ArrowLeft')
+    await keyboard.press('ControlOrMeta+k')
+    await keyboard.type(`example.com/${round}\n`)
+    await expect(editor.text.locator(`a[href="https://example.com/${round}"]`), 'the link is on the whole selection').toHaveText(word)
+  }
+  await saveScreenshot(app.page, testInfo, 'writing-keys-fast-links.png')
+
+  // Home, End and Shift+End act on the line where the caret is drawn, however fast the next key follows.
+  await keyboard.press('ControlOrMeta+End')
+  await keyboard.type('\nmiddle')
+  await keyboard.press('Home')
+  await keyboard.type('start ')
+  await keyboard.press('End')
+  await keyboard.type(' end')
+  await keyboard.press('Home')
+  await keyboard.press('Shift+End')
+  await keyboard.type('replaced')
+  await expect(editor.text.locator('p').last()).toHaveText('replaced')
+  await expect(editor.saveState).toHaveText('Saved locally')
+  const saved = (await localDraft(core, `Ferries ${QUICK_ROUNDS - 1}`)).content
+  expect(saved.match(/<a /g), 'one link per round, none split or short').toHaveLength(QUICK_ROUNDS)
+})

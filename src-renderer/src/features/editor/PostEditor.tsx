@@ -9,11 +9,12 @@ import { ApiError, api, toApiError } from '../../lib/api'
 import { Alert, Button, ConfirmDialog, ErrorNotice, Spinner, classNames } from '../../ui'
 import { useNavigation } from '../navigation'
 import { CategoryPicker, ConflictView } from '../posts'
+import { catchUpWithTheCaretDrawn, focusTextNow } from './caret'
 import { useAppCommand, useNewPostCommand } from './commands'
 import { ImageRefused, insertImages, postExtensions, type ImageServices } from './extensions'
 import { countWords, documentHtml, parseDocument, sanitizeHtml } from './html'
 import { shortcut, withModifier } from './keys'
-import { LinkPopover } from './LinkPopover'
+import { LinkPopover, type LinkPopoverProps } from './LinkPopover'
 import { AfterPause } from './pause'
 import { PublishStatus } from './PublishStatus'
 import { RevisionsPanel } from './RevisionsPanel'
@@ -134,7 +135,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   const [categories, setCategories] = useState(draft.categories)
   const [imageError, setImageError] = useState<ApiError | null>(null)
   const [source, setSource] = useState<string | null>(null)
-  const [linkAt, setLinkAt] = useState<{ top: number; left: number } | null>(null)
+  const [link, setLink] = useState<Pick<LinkPopoverProps, 'range' | 'at'> | null>(null)
   const [deleting, setDeleting] = useState<'asking' | 'busy' | null>(null)
   const [deleteError, setDeleteError] = useState<ApiError | null>(null)
   const frame = useRef<HTMLDivElement>(null)
@@ -207,10 +208,12 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
 
   function openLink() {
     if (!editor.isEditable || sourceRef.current !== null || !frame.current) return
-    const { from } = editor.state.selection
+    // The link goes on what is selected as the key is pressed, even if the browser moved the selection a moment ago.
+    catchUpWithTheCaretDrawn(editor.view)
+    const { from, to } = editor.state.selection
     const caret = editor.view.coordsAtPos(from)
     const box = frame.current.getBoundingClientRect()
-    setLinkAt({ top: caret.bottom - box.top + 6, left: Math.max(0, Math.min(caret.left - box.left, box.width - 340)) })
+    setLink({ range: { from, to }, at: { top: caret.bottom - box.top + 6, left: Math.max(0, Math.min(caret.left - box.left, box.width - 340)) } })
   }
 
   useShortcuts({ save: () => void session.flush(), publish, link: openLink })
@@ -232,7 +235,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
     setSource(null)
     // Back to the editor: the HTML as edited becomes the document (safe, and shaped by what the editor can hold).
     if (changed) editor.commands.setContent(sanitizeHtml(source), { emitUpdate: true })
-    editor.commands.focus()
+    focusTextNow(editor.view)
   }
 
   async function restore(revisionId: number) {
@@ -318,7 +321,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
             onKeyDown={(event) => {
               if (event.key === 'Enter' && !event.nativeEvent.isComposing) {
                 event.preventDefault()
-                editor.commands.focus('start')
+                focusTextNow(editor.view, { atStart: true })
               }
             }}
           />
@@ -352,7 +355,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
               }}
             />
           )}
-          {linkAt && <LinkPopover editor={editor} at={linkAt} onClose={() => setLinkAt(null)} />}
+          {link && <LinkPopover editor={editor} range={link.range} at={link.at} onClose={() => setLink(null)} />}
           <input
             ref={picker}
             className="visually-hidden"

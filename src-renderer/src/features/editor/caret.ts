@@ -143,12 +143,21 @@ function selectionInTextAt(view: EditorView, drawn: globalThis.Selection): TextS
 /**
  * Keys ProseMirror leaves to the browser (arrows within a line, a mouse's selection being extended) move the caret
  * before ProseMirror hears of it. Before a key acts, the selection ProseMirror holds becomes the one drawn, if they
- * differ: what a key deletes or replaces is always what the writer sees selected.
+ * differ: what a key deletes, replaces or links is always what the writer sees selected.
  */
-function catchUpWithTheCaretDrawn(view: EditorView): void {
+export function catchUpWithTheCaretDrawn(view: EditorView): void {
   if (view.composing || !view.hasFocus()) return
   const drawn = view.dom.ownerDocument.getSelection()
   const selection = drawn && selectionInTextAt(view, drawn)
   if (!selection || selection.eq(view.state.selection)) return
   view.dispatch(view.state.tr.setSelection(selection))
+}
+
+/**
+ * Puts the focus in the text now, with the caret at the start when `atStart`. TipTap's focus command waits for the
+ * next frame, and a key typed in between went to whatever had the focus before.
+ */
+export function focusTextNow(view: EditorView, { atStart = false } = {}): void {
+  if (atStart) view.dispatch(view.state.tr.setSelection(Selection.atStart(view.state.doc)).scrollIntoView())
+  view.focus()
 }
