@@ -12,6 +12,7 @@ import { CategoryPicker, ConflictView } from '../posts'
 import { catchUpWithTheCaretDrawn, focusTextNow } from './caret'
 import { useAppCommand, useNewPostCommand } from './commands'
 import { ImageRefused, insertImages, postExtensions, type ImageServices } from './extensions'
+import { FindBar } from './FindBar'
 import { countWords, documentHtml, parseDocument, sanitizeHtml } from './html'
 import { shortcut, withModifier } from './keys'
 import { LinkPopover, type LinkPopoverProps } from './LinkPopover'
@@ -136,6 +137,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   const [imageError, setImageError] = useState<ApiError | null>(null)
   const [source, setSource] = useState<string | null>(null)
   const [link, setLink] = useState<Pick<LinkPopoverProps, 'range' | 'at'> | null>(null)
+  const [find, setFind] = useState<{ replace: boolean; request: number } | null>(null)
   const [deleting, setDeleting] = useState<'asking' | 'busy' | null>(null)
   const [deleteError, setDeleteError] = useState<ApiError | null>(null)
   const frame = useRef<HTMLDivElement>(null)
@@ -216,11 +218,17 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
     setLink({ range: { from, to }, at: { top: caret.bottom - box.top + 6, left: Math.max(0, Math.min(caret.left - box.left, box.width - 340)) } })
   }
 
-  useShortcuts({ save: () => void session.flush(), publish, link: openLink })
+  function openFind(replace: boolean) {
+    if (sourceRef.current !== null) return
+    setFind((open) => ({ replace: replace || (open?.replace ?? false), request: (open?.request ?? 0) + 1 }))
+  }
+
+  useShortcuts({ save: () => void session.flush(), publish, link: openLink, find: () => openFind(false), replace: () => openFind(true) })
   useAppCommand((command) => {
     if (command === 'save') void session.flush()
     else if (command === 'publish') publish()
     else if (command === 'insert-link') openLink()
+    else if (command === 'find') openFind(false)
   })
 
   function toggleSource() {
@@ -305,6 +313,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
             onLink={openLink}
             onImage={() => picker.current?.click()}
           />
+          {find && source === null && <FindBar editor={editor} replace={find.replace} request={find.request} onClose={() => setFind(null)} />}
         </div>
         <div className="post-editor__page" ref={frame}>
           <input
@@ -505,11 +514,14 @@ interface Shortcuts {
   save(): void
   publish(): void
   link(): void
+  find(): void
+  replace(): void
 }
 
 /**
- * Ctrl/Cmd+S saves, Ctrl/Cmd+Enter publishes, Ctrl/Cmd+K edits the link, wherever the focus is in the window. Caught
- * before the editor sees them: ProseMirror would otherwise take Ctrl+Enter as a line break.
+ * Ctrl/Cmd+S saves, Ctrl/Cmd+Enter publishes, Ctrl/Cmd+K edits the link, Ctrl/Cmd+F finds and Ctrl/Cmd+H replaces,
+ * wherever the focus is in the window. Caught before the editor sees them: ProseMirror would otherwise take Ctrl+Enter
+ * as a line break.
  */
 function useShortcuts(shortcuts: Shortcuts): void {
   const latest: RefObject<Shortcuts> = useRef(shortcuts)
@@ -520,7 +532,8 @@ function useShortcuts(shortcuts: Shortcuts): void {
     const onKeyDown = (event: KeyboardEvent) => {
       if (!withModifier(event)) return
       const key = event.key.toLowerCase()
-      const action = key === 's' ? latest.current.save : key === 'enter' ? latest.current.publish : key === 'k' ? latest.current.link : null
+      const actions: Record<string, () => void> = { s: latest.current.save, enter: latest.current.publish, k: latest.current.link, f: latest.current.find, h: latest.current.replace }
+      const action = actions[key]
       if (!action) return
       event.preventDefault()
       event.stopPropagation()

@@ -9,6 +9,7 @@ import { Plugin, PluginKey } from '@tiptap/pm/state'
 import { Decoration, DecorationSet, type EditorView, type NodeView } from '@tiptap/pm/view'
 import type { LocalImage } from '../../../../src-shared/contract'
 import { CaretKeys } from './caret'
+import { FindInPost } from './find'
 import { sanitizeHtml } from './html'
 import { ImageGuard } from './image-guard'
 
@@ -52,6 +53,7 @@ export function postExtensions(images: ImageServices, scrollInsets: ScrollInsets
     SelectionKeptByProseMirror,
     CaretKeys.configure({ pageOf: (view) => pageOf(view.dom, scrollInsets) }),
     ImageGuard,
+    FindInPost,
   ]
 }
 
