@@ -35,28 +35,35 @@ const CLOSED: FindState = { query: null, matches: [], current: -1, decorations: 
 export const FindInPost = Extension.create({
   name: 'findInPost',
   addProseMirrorPlugins() {
-    return [
-      new Plugin<FindState>({
-        key: findKey,
-        state: {
-          init: () => CLOSED,
-          apply: (tr, state, _before, after) => nextState(tr, state, after),
-        },
-        props: {
-          decorations: (state) => findKey.getState(state)?.decorations,
-        },
-      }),
-    ]
+    return [findPlugin()]
   },
 })
+
+export function findPlugin(): Plugin<FindState> {
+  return new Plugin<FindState>({
+    key: findKey,
+    state: {
+      init: () => CLOSED,
+      apply: (tr, state, _before, after) => nextState(tr, state, after),
+    },
+    props: {
+      decorations: (state) => findKey.getState(state)?.decorations,
+    },
+  })
+}
 
 export function findStateOf(state: EditorState): FindState {
   return findKey.getState(state) ?? CLOSED
 }
 
+/** Makes the transaction search the post for `query` (null: stop searching). */
+export function searching(tr: Transaction, query: FindQuery | null): Transaction {
+  return tr.setMeta(findKey, { kind: 'search', query } satisfies FindAction)
+}
+
 /** Searches the post for `query` (null: stops searching), and goes to the first match after the caret. */
 export function search(view: EditorView, query: FindQuery | null): void {
-  view.dispatch(view.state.tr.setMeta(findKey, { kind: 'search', query } satisfies FindAction))
+  view.dispatch(searching(view.state.tr, query))
   const { matches } = findStateOf(view.state)
   if (matches.length === 0) return
   const after = matches.findIndex((match) => match.from >= view.state.selection.from)
@@ -95,17 +102,27 @@ export function replaceAll(view: EditorView, replacement: string): number {
   return matches.length
 }
 
-function nextState(tr: Transaction, state: FindState, doc: EditorState): FindState {
+/**
+ * A change of more steps than this (Replace all, a paste of many paragraphs) is followed by a new search of the whole
+ * post: following each step costs more, and the change is not a keystroke.
+ */
+const STEPS_FOLLOWED = 40
+
+function nextState(tr: Transaction, state: FindState, after: EditorState): FindState {
   const action = tr.getMeta(findKey) as FindAction | undefined
-  if (action?.kind === 'search') {
-    if (action.query === null || action.query.text === '') return { ...CLOSED, query: action.query }
-    const matches = findMatches(doc.doc, action.query, 0, doc.doc.content.size)
-    return { query: action.query, matches, current: -1, decorations: DecorationSet.create(doc.doc, matches.map(highlight)) }
-  }
+  if (action?.kind === 'search') return searchedState(after.doc, action.query)
   let next = state
-  if (tr.docChanged && state.query !== null && state.query.text !== '') next = followChange(tr, state, state.query)
+  if (tr.docChanged && state.query !== null && state.query.text !== '') {
+    next = tr.steps.length > STEPS_FOLLOWED ? searchedState(after.doc, state.query) : followChange(tr, state, state.query)
+  }
   if (action?.kind === 'go') next = withCurrent(next, action.index, tr.doc)
   return next
+}
+
+function searchedState(doc: ProseMirrorNode, query: FindQuery | null): FindState {
+  if (query === null || query.text === '') return { ...CLOSED, query }
+  const matches = findMatches(doc, query, 0, doc.content.size)
+  return { query, matches, current: -1, decorations: DecorationSet.create(doc, matches.map(highlight)) }
 }
 
 /**
