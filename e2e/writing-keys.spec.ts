@@ -127,7 +127,36 @@ test('at machine speed, Enter in the title sends the next key to the text, and C
   await keyboard.press('Shift+End')
   await keyboard.type('replaced')
   await expect(editor.text.locator('p').last()).toHaveText('replaced')
+  await keyboard.press('ControlOrMeta+Home')
+  await keyboard.type('^')
+  await expect(editor.text.locator('p').first(), 'Ctrl+Home goes to the start of the post').toHaveText(`^${digits}`)
   await expect(editor.saveState).toHaveText('Saved locally')
   const saved = (await localDraft(core, `Ferries ${QUICK_ROUNDS - 1}`)).content
   expect(saved.match(/<a /g), 'one link per round, none split or short').toHaveLength(QUICK_ROUNDS)
+})
+
+test('PageDown moves the caret a page down the post, and the key typed next goes where it is drawn', async ({ app, service }) => {
+  const editor = new EditorModel(app.page)
+  const keyboard = app.page.keyboard
+  const [weblog] = await fetchWeblogTitles(service.sandbox)
+  await app.addAccount(service.sandbox)
+  await editor.openDrafts(weblog!)
+  await editor.write('A long walk', ['Paragraph 0 of the walk.'])
+  for (let paragraph = 1; paragraph < 60; paragraph++) {
+    await keyboard.press('Enter')
+    await keyboard.insertText(`Paragraph ${paragraph} of the walk, along the river and up the hill.`)
+  }
+  await keyboard.press('ControlOrMeta+Home')
+  await keyboard.press('PageDown')
+  await keyboard.type('@')
+  const typedIn = editor.text.locator('p').filter({ hasText: '@' })
+  await expect(typedIn).toHaveCount(1)
+  await expect(typedIn, 'the caret went down a page, and stayed on screen').toBeInViewport()
+  const index = await typedIn.evaluate((paragraph) => [...paragraph.parentElement!.children].indexOf(paragraph))
+  expect(index).toBeGreaterThan(3)
+  expect(index).toBeLessThan(59)
+  await keyboard.press('PageUp')
+  await keyboard.press('PageUp')
+  await keyboard.type('#')
+  await expect(editor.text.locator('p').first(), 'PageUp on the first page goes to the start').toHaveText(/^#Paragraph 0/)
 })

@@ -1,5 +1,5 @@
 import { useEditorState, type Editor } from '@tiptap/react'
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { Button } from '../../ui'
 import { focusTextNow } from './caret'
 import { findStateOf, goToMatch, replaceAll, replaceCurrent, search } from './find'
@@ -45,7 +45,8 @@ export function FindBar({ editor, replace, request, onClose }: FindBarProps) {
     field?.select()
   }, [replace, request])
 
-  useEffect(() => {
+  // Before the frame is drawn: the query typed and its highlights appear together.
+  useLayoutEffect(() => {
     search(editor.view, { text, matchCase, wholeWord })
   }, [editor, text, matchCase, wholeWord])
 
