@@ -34,6 +34,8 @@ export type ScrollInsets = (text: HTMLElement) => { top: number; bottom: number 
 
 export function postExtensions(images: ImageServices, scrollInsets: ScrollInsets): Extensions {
   return [
+    // Its gap cursor and trailing paragraph stay: the caret can sit before and after an image, and a post never ends
+    // in one with no line after it to type on.
     StarterKit.configure({
       underline: false,
       link: {
