@@ -160,3 +160,23 @@ test('PageDown moves the caret a page down the post, and the key typed next goes
   await keyboard.type('#')
   await expect(editor.text.locator('p').first(), 'PageUp on the first page goes to the start').toHaveText(/^#Paragraph 0/)
 })
+
+test('Ctrl+K pressed before the page has reported a selection the browser just made links that selection', async ({ app, service }) => {
+  const editor = new EditorModel(app.page)
+  const [weblog] = await fetchWeblogTitles(service.sandbox)
+  await app.addAccount(service.sandbox)
+  await editor.openDrafts(weblog!)
+  await editor.write('Ferry times', ['Boats leave from the pier'])
+  // The browser selects the last word, as Shift+Ctrl+ArrowLeft does, and Ctrl+K comes in the same task: before the
+  // `selectionchange` that would tell the editor, the tightest a fast typist or a macro gets.
+  await editor.text.evaluate((text) => {
+    const words = text.querySelector('p')!.firstChild!
+    const end = words.textContent!.length
+    document.getSelection()!.setBaseAndExtent(words, end, words, end - 'pier'.length)
+    const mac = /Mac|iPhone|iPad/.test(navigator.platform)
+    text.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: !mac, metaKey: mac, bubbles: true, cancelable: true }))
+  })
+  await app.page.keyboard.type('example.com/pier\n')
+  await expect(editor.text.locator('a[href="https://example.com/pier"]')).toHaveText('pier')
+  await expect(editor.text.locator('p').first()).toHaveText('Boats leave from the pier')
+})
