@@ -9,6 +9,9 @@
 //   median ≤ 1 ms, p95 ≤ 4 ms. Style, layout and paint are the frame's, counted in keystroke to paint.
 // - opening a 50,000-word post: from the draft's HTML reaching the page to the first frame drawn with the editor
 //   holding it, against setting the same innerHTML. Target ≤ 1.7×.
+// - find: all matches of a query in a 50,000-word post, from the query reaching the find field to the frame showing
+//   the count and the highlights (target ≤ 100 ms); and keystroke to paint again with the find bar open and about 200
+//   matches highlighted, against the same plain contenteditable (targets as without it).
 // The app runs as built (`npm run build`) over a real core; keys alternate between the two pages in rounds, so
 // other work on a shared machine falls on both. Each page is brought to the front before it is measured: a page
 // behind another draws its frames rarely.
@@ -94,6 +97,19 @@ export async function runEditorBench(): Promise<BenchRow[]> {
 
     for (const words of SIZES) {
       await editor.openDraft(titleOf(words))
+      const find = await openFindBar(page, html.get(words)!)
+      if (words === 50_000) {
+        const found: number[] = []
+        for (let round = 0; round < OPENINGS; round++) found.push(await timeFindAll(page, find.query))
+        rows.push({
+          name: `find all ${find.count} matches of “${find.query}” in 50,000 words, to the frame showing them (median)`,
+          value: median(found),
+          unit: 'ms',
+          ratio: median(found) / median(set),
+          target: '≤ 100 ms; ratio to innerHTML',
+        })
+      }
+      await closeFindBar(page)
       await page.locator('.post-editor__text p').first().waitFor()
       await reference.evaluate((content) => {
         document.querySelector('.post-editor__text')!.innerHTML = content
@@ -121,6 +137,24 @@ export async function runEditorBench(): Promise<BenchRow[]> {
         target: words === 50_000 ? '≤ 1.35× contenteditable' : '≤ 1.15× contenteditable',
       })
       rows.push({ name: `plain contenteditable, ${label}: keystroke to paint p95`, value: referencePaint, unit: 'ms' })
+
+      // Again, with the find bar open and its matches highlighted; the plain contenteditable types as before.
+      const findOpen = await openFindBar(page, html.get(words)!)
+      await placeCaret(page)
+      const withFind: KeySample[] = []
+      for (let round = 0; round < ROUNDS; round++) {
+        withFind.push(...(await typeKeys(page, KEYS_PER_ROUND)))
+        await page.waitForTimeout(1_500)
+      }
+      await closeFindBar(page)
+      const findPaint = percentile(withFind.map((sample) => sample.paint), 0.95)
+      rows.push({
+        name: `editor, ${label}, find bar open (${findOpen.count} matches): keystroke to paint p95`,
+        value: findPaint,
+        unit: 'ms',
+        ratio: findPaint / referencePaint,
+        target: words === 50_000 ? '≤ 1.35× contenteditable' : '≤ 1.15× contenteditable',
+      })
       const work = editorKeys.map((sample) => sample.work)
       const referenceWork = referenceKeys.map((sample) => sample.work)
       rows.push(
@@ -262,6 +296,61 @@ async function typeKeys(page: Page, count: number): Promise<KeySample[]> {
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 17))
   }
   return page.evaluate((from) => window.keyProbe.samples.slice(from), before)
+}
+
+/** Whole words of the post, and those capitalised (found with Match case): the query with the count nearest 200. */
+function queryNear200(html: string): { query: string; matchCase: boolean; count: number } {
+  const text = html.replace(/<[^>]+>/g, ' ')
+  const count = (pattern: RegExp) => text.match(pattern)?.length ?? 0
+  const candidates = VOCABULARY.flatMap((word) => [
+    { query: word, matchCase: false, count: count(new RegExp(word, 'gi')) },
+    { query: word[0]!.toUpperCase() + word.slice(1), matchCase: true, count: count(new RegExp(word[0]!.toUpperCase() + word.slice(1), 'g')) },
+  ])
+  return candidates.sort((a, b) => Math.abs(a.count - 200) - Math.abs(b.count - 200))[0]!
+}
+
+/** Ctrl+F, the query nearest 200 matches typed in, Match case as it needs; resolves once the count is shown. */
+async function openFindBar(page: Page, html: string): Promise<{ query: string; count: number }> {
+  await page.bringToFront()
+  const { query, matchCase } = queryNear200(html)
+  await page.locator('.post-editor__text').click()
+  await page.keyboard.press('ControlOrMeta+f')
+  const bar = page.getByRole('search', { name: 'Find in the post' })
+  if (matchCase) await bar.getByRole('button', { name: 'Match case' }).click()
+  await bar.getByRole('searchbox', { name: 'Find' }).fill(query)
+  await bar.getByRole('status').filter({ hasText: / of / }).waitFor()
+  return { query, count: Number(/ of (\d+)/.exec(await bar.getByRole('status').innerText())?.[1]) }
+}
+
+async function closeFindBar(page: Page): Promise<void> {
+  await page.getByRole('search', { name: 'Find in the post' }).getByRole('button', { name: 'Close' }).click()
+}
+
+/** From the query reaching the find field (as an input event) to the frame that shows its matches counted. */
+async function timeFindAll(page: Page, query: string): Promise<number> {
+  const field = page.getByRole('search', { name: 'Find in the post' }).getByRole('searchbox', { name: 'Find' })
+  await field.fill('')
+  await page.waitForTimeout(300)
+  return field.evaluate(
+    (input: HTMLInputElement, text) =>
+      new Promise<number>((resolve) => {
+        const status = input.closest('[role="search"]')!.querySelector('[role="status"]')!
+        const observer = new MutationObserver(() => {
+          if (!/ of /.test(status.textContent ?? '')) return
+          observer.disconnect()
+          requestAnimationFrame(() => {
+            const channel = new MessageChannel()
+            channel.port1.onmessage = () => resolve(performance.now() - started)
+            channel.port2.postMessage(null)
+          })
+        })
+        observer.observe(status, { childList: true, characterData: true, subtree: true })
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, text)
+        const started = performance.now()
+        input.dispatchEvent(new Event('input', { bubbles: true }))
+      }),
+    query,
+  )
 }
 
 function median(values: number[]): number {

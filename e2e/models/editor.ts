@@ -55,6 +55,31 @@ export class EditorModel {
     return this.editor.getByRole('textbox', { name: 'Post text' })
   }
 
+  /** The images in the post's text, as drawn. */
+  get images(): Locator {
+    return this.text.locator('img')
+  }
+
+  /** The hidden file input behind the toolbar's Image… button. */
+  get imagePicker(): Locator {
+    return this.editor.getByLabel('Choose images to add')
+  }
+
+  /** The find bar, with or without its replace field. */
+  get findBar(): Locator {
+    return this.editor.getByRole('search', { name: /^Find (and replace )?in the post$/ })
+  }
+
+  /** "3 of 200", "No matches", "Replaced 3". */
+  get findCount(): Locator {
+    return this.findBar.getByRole('status')
+  }
+
+  /** The matches highlighted in the text; the current one is also `.find-match--current`. */
+  get highlightedMatches(): Locator {
+    return this.text.locator('.find-match')
+  }
+
   get saveState(): Locator {
     return this.editor.locator('.save-indicator')
   }

@@ -1,16 +1,19 @@
 import type { Editor } from '@tiptap/react'
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react'
 import { Button } from '../../ui'
+import { focusTextNow } from './caret'
 
 export interface LinkPopoverProps {
   editor: Editor
+  /** What the link goes on: the selection when the popover was opened. */
+  range: { from: number; to: number }
   /** Where it opens, in pixels from the editor frame's top left: under the selection. */
   at: { top: number; left: number }
   onClose(): void
 }
 
 /** Adds, changes or removes the link on the selection (or at the caret); Escape or a click elsewhere closes it. */
-export function LinkPopover({ editor, at, onClose }: LinkPopoverProps) {
+export function LinkPopover({ editor, range, at, onClose }: LinkPopoverProps) {
   const existing = (editor.getAttributes('link')['href'] as string | undefined) ?? ''
   const [address, setAddress] = useState(existing)
   const [problem, setProblem] = useState<string | null>(null)
@@ -19,7 +22,7 @@ export function LinkPopover({ editor, at, onClose }: LinkPopoverProps) {
 
   function close() {
     onClose()
-    editor.commands.focus()
+    focusTextNow(editor.view)
   }
 
   function apply(event: FormEvent) {
@@ -29,19 +32,19 @@ export function LinkPopover({ editor, at, onClose }: LinkPopoverProps) {
       setProblem('Enter a web address such as https://example.com, a mailto: address, or a path on the weblog such as /about.')
       return
     }
-    const { empty } = editor.state.selection
-    if (empty && !editor.isActive('link')) {
+    const chain = editor.chain().setTextSelection(range)
+    if (range.from === range.to && !editor.isActive('link')) {
       // Nothing selected: the address itself becomes the link's text.
-      editor.chain().focus().insertContent({ type: 'text', text: href, marks: [{ type: 'link', attrs: { href } }] }).run()
+      chain.insertContent({ type: 'text', text: href, marks: [{ type: 'link', attrs: { href } }] }).run()
     } else {
-      editor.chain().focus().extendMarkRange('link').setLink({ href }).run()
+      chain.extendMarkRange('link').setLink({ href }).run()
     }
-    onClose()
+    close()
   }
 
   function remove() {
-    editor.chain().focus().extendMarkRange('link').unsetLink().run()
-    onClose()
+    editor.chain().setTextSelection(range).extendMarkRange('link').unsetLink().run()
+    close()
   }
 
   function onKeyDown(event: KeyboardEvent) {

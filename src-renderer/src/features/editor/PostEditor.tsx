@@ -10,11 +10,13 @@ import { Alert, Button, ConfirmDialog, ErrorNotice, Spinner, classNames } from '
 import { useNavigation } from '../navigation'
 import { CategoryPicker, ConflictView } from '../posts'
 import type { QuittingDetail } from '../shell'
+import { catchUpWithTheCaretDrawn, focusTextNow } from './caret'
 import { useAppCommand, useNewPostCommand } from './commands'
 import { ImageRefused, insertImages, postExtensions, type ImageServices } from './extensions'
+import { FindBar } from './FindBar'
 import { countWords, documentHtml, parseDocument, sanitizeHtml } from './html'
 import { shortcut, withModifier } from './keys'
-import { LinkPopover } from './LinkPopover'
+import { LinkPopover, type LinkPopoverProps } from './LinkPopover'
 import { AfterPause } from './pause'
 import { PublishStatus } from './PublishStatus'
 import { RevisionsPanel } from './RevisionsPanel'
@@ -135,7 +137,8 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   const [categories, setCategories] = useState(draft.categories)
   const [imageError, setImageError] = useState<ApiError | null>(null)
   const [source, setSource] = useState<string | null>(null)
-  const [linkAt, setLinkAt] = useState<{ top: number; left: number } | null>(null)
+  const [link, setLink] = useState<Pick<LinkPopoverProps, 'range' | 'at'> | null>(null)
+  const [find, setFind] = useState<{ replace: boolean; request: number } | null>(null)
   const [deleting, setDeleting] = useState<'asking' | 'busy' | null>(null)
   const [deleteError, setDeleteError] = useState<ApiError | null>(null)
   const frame = useRef<HTMLDivElement>(null)
@@ -211,17 +214,25 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
 
   function openLink() {
     if (!editor.isEditable || sourceRef.current !== null || !frame.current) return
-    const { from } = editor.state.selection
+    // The link goes on what is selected as the key is pressed, even if the browser moved the selection a moment ago.
+    catchUpWithTheCaretDrawn(editor.view)
+    const { from, to } = editor.state.selection
     const caret = editor.view.coordsAtPos(from)
     const box = frame.current.getBoundingClientRect()
-    setLinkAt({ top: caret.bottom - box.top + 6, left: Math.max(0, Math.min(caret.left - box.left, box.width - 340)) })
+    setLink({ range: { from, to }, at: { top: caret.bottom - box.top + 6, left: Math.max(0, Math.min(caret.left - box.left, box.width - 340)) } })
   }
 
-  useShortcuts({ save: () => void session.flush(), publish, link: openLink })
+  function openFind(replace: boolean) {
+    if (sourceRef.current !== null) return
+    setFind((open) => ({ replace: replace || (open?.replace ?? false), request: (open?.request ?? 0) + 1 }))
+  }
+
+  useShortcuts({ save: () => void session.flush(), publish, link: openLink, find: () => openFind(false), replace: () => openFind(true) })
   useAppCommand((command) => {
     if (command === 'save') void session.flush()
     else if (command === 'publish') publish()
     else if (command === 'insert-link') openLink()
+    else if (command === 'find') openFind(false)
   })
 
   function toggleSource() {
@@ -236,7 +247,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
     setSource(null)
     // Back to the editor: the HTML as edited becomes the document (safe, and shaped by what the editor can hold).
     if (changed) editor.commands.setContent(sanitizeHtml(source), { emitUpdate: true })
-    editor.commands.focus()
+    focusTextNow(editor.view)
   }
 
   async function restore(revisionId: number) {
@@ -306,6 +317,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
             onLink={openLink}
             onImage={() => picker.current?.click()}
           />
+          {find && source === null && <FindBar editor={editor} replace={find.replace} request={find.request} onClose={() => setFind(null)} />}
         </div>
         <div className="post-editor__page" ref={frame}>
           <input
@@ -322,7 +334,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
             onKeyDown={(event) => {
               if (event.key === 'Enter' && !event.nativeEvent.isComposing) {
                 event.preventDefault()
-                editor.commands.focus('start')
+                focusTextNow(editor.view, { atStart: true })
               }
             }}
           />
@@ -356,7 +368,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
               }}
             />
           )}
-          {linkAt && <LinkPopover editor={editor} at={linkAt} onClose={() => setLinkAt(null)} />}
+          {link && <LinkPopover editor={editor} range={link.range} at={link.at} onClose={() => setLink(null)} />}
           <input
             ref={picker}
             className="visually-hidden"
@@ -506,11 +518,14 @@ interface Shortcuts {
   save(): void
   publish(): void
   link(): void
+  find(): void
+  replace(): void
 }
 
 /**
- * Ctrl/Cmd+S saves, Ctrl/Cmd+Enter publishes, Ctrl/Cmd+K edits the link, wherever the focus is in the window. Caught
- * before the editor sees them: ProseMirror would otherwise take Ctrl+Enter as a line break.
+ * Ctrl/Cmd+S saves, Ctrl/Cmd+Enter publishes, Ctrl/Cmd+K edits the link, Ctrl/Cmd+F finds and Ctrl/Cmd+H replaces,
+ * wherever the focus is in the window. Caught before the editor sees them: ProseMirror would otherwise take Ctrl+Enter
+ * as a line break.
  */
 function useShortcuts(shortcuts: Shortcuts): void {
   const latest: RefObject<Shortcuts> = useRef(shortcuts)
@@ -521,7 +536,8 @@ function useShortcuts(shortcuts: Shortcuts): void {
     const onKeyDown = (event: KeyboardEvent) => {
       if (!withModifier(event)) return
       const key = event.key.toLowerCase()
-      const action = key === 's' ? latest.current.save : key === 'enter' ? latest.current.publish : key === 'k' ? latest.current.link : null
+      const actions: Record<string, () => void> = { s: latest.current.save, enter: latest.current.publish, k: latest.current.link, f: latest.current.find, h: latest.current.replace }
+      const action = actions[key]
       if (!action) return
       event.preventDefault()
       event.stopPropagation()

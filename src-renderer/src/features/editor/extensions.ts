@@ -8,7 +8,10 @@ import type { Node as ProseMirrorNode } from '@tiptap/pm/model'
 import { Plugin, PluginKey } from '@tiptap/pm/state'
 import { Decoration, DecorationSet, type EditorView, type NodeView } from '@tiptap/pm/view'
 import type { LocalImage } from '../../../../src-shared/contract'
+import { CaretKeys } from './caret'
+import { FindInPost } from './find'
 import { sanitizeHtml } from './html'
+import { ImageGuard } from './image-guard'
 
 export const LOCAL_MEDIA_SCHEME = 'blogdesk-media:'
 
@@ -31,6 +34,8 @@ export type ScrollInsets = (text: HTMLElement) => { top: number; bottom: number 
 
 export function postExtensions(images: ImageServices, scrollInsets: ScrollInsets): Extensions {
   return [
+    // Its gap cursor and trailing paragraph stay: the caret can sit before and after an image, and a post never ends
+    // in one with no line after it to type on.
     StarterKit.configure({
       underline: false,
       link: {
@@ -48,6 +53,9 @@ export function postExtensions(images: ImageServices, scrollInsets: ScrollInsets
     ScrollInFrame.configure({ insets: scrollInsets }),
     TypingStaysInTheText,
     SelectionKeptByProseMirror,
+    CaretKeys.configure({ pageOf: (view) => pageOf(view.dom, scrollInsets) }),
+    ImageGuard,
+    FindInPost,
   ]
 }
 
@@ -282,6 +290,14 @@ function scrollCaretIntoView(view: EditorView, insets: { top: number; bottom: nu
   const bottom = pane.bottom - insets.bottom - CARET_MARGIN_PX
   if (caret.top < top) scroller.scrollTop -= top - caret.top
   else if (caret.bottom > bottom) scroller.scrollTop += caret.bottom - bottom
+}
+
+/** The pane the text scrolls in, and the height of the text visible in it between the bars: a page, for PageDown. */
+function pageOf(text: HTMLElement, insets: ScrollInsets): { scroller: Element; height: number } {
+  const scroller = scrollerOf(text)
+  const { top, bottom } = insets(text)
+  const paneHeight = scroller === document.scrollingElement ? window.innerHeight : scroller.clientHeight
+  return { scroller, height: Math.max(paneHeight - top - bottom - 2 * CARET_MARGIN_PX, CARET_MARGIN_PX) }
 }
 
 const scrollers = new WeakMap<HTMLElement, Element>()

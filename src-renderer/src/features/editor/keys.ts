@@ -1,6 +1,6 @@
 // Keyboard shortcuts as the platform names them: Ctrl on Windows and Linux, ⌘ on macOS.
 
-const isMac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent)
+export const isMac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent)
 
 /** "Mod-Shift-Z" as aria-keyshortcuts ("Control+Shift+Z") and as shown in a tooltip ("Ctrl+Shift+Z", "⇧⌘Z"). */
 export function shortcut(keys: string): { aria: string; shown: string } {

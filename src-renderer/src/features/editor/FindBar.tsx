@@ -1,0 +1,220 @@
+import { useEditorState, type Editor } from '@tiptap/react'
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { Button } from '../../ui'
+import { focusTextNow } from './caret'
+import { findStateOf, goToMatch, replaceAll, replaceCurrent, search } from './find'
+import { shortcut } from './keys'
+import './find-bar.css'
+import './toolbar.css'
+
+export interface FindBarProps {
+  editor: Editor
+  /** Shows the replace field, as Ctrl+H asks. */
+  replace: boolean
+  /** Changes each time Ctrl+F or Ctrl+H is pressed: the bar takes the focus again. */
+  request: number
+  onClose(): void
+}
+
+const NEXT_KEYS = shortcut('Enter')
+const PREVIOUS_KEYS = shortcut('Shift-Enter')
+const CLOSE_KEYS = { aria: 'Escape', shown: 'Esc' }
+
+/** Find (and replace) in the post: the matches are highlighted in the text; Escape goes back to it. */
+export function FindBar({ editor, replace, request, onClose }: FindBarProps) {
+  const [text, setText] = useState('')
+  const [matchCase, setMatchCase] = useState(false)
+  const [wholeWord, setWholeWord] = useState(false)
+  const [replacement, setReplacement] = useState('')
+  /** How many "Replace all" replaced, shown until the query changes. */
+  const [replaced, setReplaced] = useState<number | null>(null)
+  const findInput = useRef<HTMLInputElement>(null)
+  const replaceInput = useRef<HTMLInputElement>(null)
+  const countId = useId()
+  const { total, current } = useEditorState({
+    editor,
+    selector: ({ editor }) => {
+      const { matches, current } = findStateOf(editor.state)
+      return { total: matches.length, current }
+    },
+  })
+
+  useEffect(() => {
+    const field = replace && findInput.current?.value ? replaceInput.current : findInput.current
+    field?.focus()
+    field?.select()
+  }, [replace, request])
+
+  // Before the frame is drawn: the query typed and its highlights appear together.
+  useLayoutEffect(() => {
+    search(editor.view, { text, matchCase, wholeWord })
+  }, [editor, text, matchCase, wholeWord])
+
+  // The highlights go with the bar.
+  useEffect(
+    () => () => {
+      if (!editor.isDestroyed) search(editor.view, null)
+    },
+    [editor],
+  )
+
+  function close() {
+    onClose()
+    focusTextNow(editor.view)
+  }
+
+  function onKeyDown(event: KeyboardEvent) {
+    if (event.key === 'Escape') {
+      event.preventDefault()
+      close()
+    }
+  }
+
+  function onFindKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key !== 'Enter' || event.nativeEvent.isComposing) return
+    event.preventDefault()
+    goToMatch(editor.view, event.shiftKey ? current - 1 : current + 1)
+  }
+
+  function onReplaceKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key !== 'Enter' || event.nativeEvent.isComposing) return
+    event.preventDefault()
+    replaceOne()
+  }
+
+  function replaceOne() {
+    if (current === -1) goToMatch(editor.view, 0)
+    else replaceCurrent(editor.view, replacement)
+    keepFocusInBar()
+  }
+
+  // The button pressed may have nothing left to do and be disabled, which would drop the focus out of the bar.
+  function keepFocusInBar() {
+    replaceInput.current?.focus()
+  }
+
+  const count = text === '' ? '' : total === 0 ? 'No matches' : current === -1 ? `${total} matches` : `${current + 1} of ${total}`
+
+  return (
+    <div className="find-bar" role="search" aria-label={replace ? 'Find and replace in the post' : 'Find in the post'} onKeyDown={onKeyDown}>
+      <div className="find-bar__row">
+        <input
+          ref={findInput}
+          className="find-bar__input"
+          type="search"
+          aria-label="Find"
+          placeholder="Find in the post"
+          spellCheck={false}
+          autoComplete="off"
+          value={text}
+          aria-describedby={countId}
+          onChange={(event) => {
+            setText(event.target.value)
+            setReplaced(null)
+          }}
+          onKeyDown={onFindKeyDown}
+        />
+        <span className="find-bar__count" id={countId} role="status">
+          {replaced !== null ? `Replaced ${replaced}` : count}
+        </span>
+        <span className="find-bar__buttons">
+          <BarButton label="Previous match" keys={PREVIOUS_KEYS} disabled={total === 0} onClick={() => goToMatch(editor.view, current - 1)}>
+            <BarIcon path="M5 12.5 10 7.5l5 5" />
+          </BarButton>
+          <BarButton label="Next match" keys={NEXT_KEYS} disabled={total === 0} onClick={() => goToMatch(editor.view, current + 1)}>
+            <BarIcon path="M5 7.5l5 5 5-5" />
+          </BarButton>
+          <BarButton
+            label="Match case"
+            pressed={matchCase}
+            onClick={() => {
+              setMatchCase(!matchCase)
+              setReplaced(null)
+            }}
+          >
+            <span className="find-bar__letters">Aa</span>
+          </BarButton>
+          <BarButton
+            label="Whole word"
+            pressed={wholeWord}
+            onClick={() => {
+              setWholeWord(!wholeWord)
+              setReplaced(null)
+            }}
+          >
+            <BarIcon path="M3 6v8h14V6M6.5 9.5h7" />
+          </BarButton>
+          <BarButton label="Close" keys={CLOSE_KEYS} onClick={close}>
+            <BarIcon path="M5.5 5.5l9 9m0-9-9 9" />
+          </BarButton>
+        </span>
+      </div>
+      {replace && (
+        <div className="find-bar__row">
+          <input
+            ref={replaceInput}
+            className="find-bar__input"
+            type="text"
+            aria-label="Replace with"
+            placeholder="Replace with"
+            spellCheck={false}
+            autoComplete="off"
+            value={replacement}
+            onChange={(event) => setReplacement(event.target.value)}
+            onKeyDown={onReplaceKeyDown}
+          />
+          <span className="find-bar__buttons">
+            <Button className="find-bar__action" disabled={total === 0 || !editor.isEditable} onClick={replaceOne}>
+              Replace
+            </Button>
+            <Button
+              className="find-bar__action"
+              disabled={total === 0 || !editor.isEditable}
+              onClick={() => {
+                setReplaced(replaceAll(editor.view, replacement))
+                keepFocusInBar()
+              }}
+            >
+              Replace all
+            </Button>
+          </span>
+        </div>
+      )}
+    </div>
+  )
+}
+
+interface BarButtonProps {
+  label: string
+  keys?: { aria: string; shown: string }
+  pressed?: boolean
+  disabled?: boolean
+  onClick(): void
+  children: ReactNode
+}
+
+/** A small button of the bar, drawn as the formatting toolbar's are. */
+function BarButton({ label, keys, pressed, disabled, onClick, children }: BarButtonProps) {
+  return (
+    <button
+      type="button"
+      className="toolbar__button"
+      aria-label={label}
+      aria-pressed={pressed}
+      aria-keyshortcuts={keys?.aria}
+      title={keys ? `${label} (${keys.shown})` : label}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {children}
+    </button>
+  )
+}
+
+function BarIcon({ path }: { path: string }) {
+  return (
+    <svg className="toolbar__icon" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">
+      <path d={path} />
+    </svg>
+  )
+}
