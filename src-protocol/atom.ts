@@ -1,7 +1,7 @@
 import { describeElement, readLink, withXmlBase, type AtomLink } from './links'
 import { NS } from './namespaces'
 import { XmlError } from './xml-error'
-import { parseXml } from './xml-reader'
+import { parseXml } from './xml-document'
 import { XML_DECLARATION, attributeList, escapeText } from './xml-writer'
 
 /**

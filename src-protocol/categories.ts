@@ -1,7 +1,7 @@
 import { describeElement } from './links'
 import { ATOM_10_NS, NS } from './namespaces'
 import { XmlError } from './xml-error'
-import { parseXml } from './xml-reader'
+import { parseXml } from './xml-document'
 import { XML_DECLARATION, escapeText } from './xml-writer'
 
 // AtomPub's categories document, which Atom 1.0 servers (MT's /1.0 endpoint among them) answer with.

@@ -2,7 +2,8 @@ import { describeElement, isAtomNamespace, readLink, withXmlBase, type AtomLink 
 import { markupText, standaloneMarkup } from './markup'
 import { ATOM_10_NS, NS } from './namespaces'
 import { XmlError } from './xml-error'
-import { scanXml, type RawContent, type XmlElement, type XmlLimits } from './xml-reader'
+import { type RawContent } from './raw-content'
+import { readXml, type ReadXmlResult, type XmlElement, type XmlLimits } from './xml-document'
 import { XML_DECLARATION, attributeList, escapeText } from './xml-writer'
 import { NamespacePrefixes, type ExtensionElement } from './namespace-prefixes'
 
@@ -55,13 +56,22 @@ export interface ReadOptions extends XmlLimits {
  * matched by namespace URI, never by prefix. Throws XmlError when the document is refused or is not an entry.
  */
 export function readEntry(xml: string, options: ReadOptions = {}): AtomEntry {
-  const { root, raw } = scanXml(xml, { maxBytes: options.maxBytes, maxDepth: options.maxDepth, keepRaw: isKeptRaw })
+  const { root, raw } = readAtom(xml, options)
   if (!isAtomNamespace(root.ns) || root.name !== 'entry') {
     throw new XmlError(
       `Expected an Atom entry (<entry xmlns="${NS.atom}">), but the document is ${describeElement(root)}.`,
     )
   }
   return readEntryElement(root, raw, options.baseUrl === undefined ? null : new URL(options.baseUrl).href)
+}
+
+// Where those parts are in an entry document (entry.x) and a feed (feed.x, feed.entry.x), so that fast-xml-parser
+// leaves them unbuilt. Prefixed Atom elements are not matched here; they are built, then kept raw all the same.
+const ATOM_STOP_NODES = ['content', 'title', 'summary'].flatMap((name) => [`*.${name}`, `*.*.${name}`])
+
+/** Reads an Atom entry or feed document, its text constructs and content kept raw. */
+export function readAtom(xml: string, options: ReadOptions): ReadXmlResult {
+  return readXml(xml, { maxBytes: options.maxBytes, maxDepth: options.maxDepth, keepRaw: isKeptRaw, stopNodes: ATOM_STOP_NODES })
 }
 
 /**

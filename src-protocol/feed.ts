@@ -1,7 +1,7 @@
 import {
   addNamespaces,
   entryElements,
-  isKeptRaw,
+  readAtom,
   linkElement,
   readEntryElement,
   textConstruct,
@@ -13,7 +13,6 @@ import { describeElement, isAtomNamespace, readLink, withXmlBase, type AtomLink 
 import { NamespacePrefixes } from './namespace-prefixes'
 import { NS } from './namespaces'
 import { XmlError } from './xml-error'
-import { scanXml } from './xml-reader'
 import { XML_DECLARATION, escapeText } from './xml-writer'
 
 export interface AtomFeed {
@@ -25,7 +24,7 @@ export interface AtomFeed {
 
 /** Reads an Atom 0.3 feed (Atom 1.0 too), its entries as readEntry reads them. Throws XmlError when refused. */
 export function readFeed(xml: string, options: ReadOptions = {}): AtomFeed {
-  const { root, raw } = scanXml(xml, { maxBytes: options.maxBytes, maxDepth: options.maxDepth, keepRaw: isKeptRaw })
+  const { root, raw } = readAtom(xml, options)
   if (!isAtomNamespace(root.ns) || root.name !== 'feed') {
     throw new XmlError(`Expected an Atom feed (<feed xmlns="${NS.atom}">), but the document is ${describeElement(root)}.`)
   }
