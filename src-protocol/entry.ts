@@ -109,9 +109,10 @@ export function readEntryElement(entry: XmlElement, raw: Map<XmlElement, RawCont
     subjects: [],
     extensions: [],
   }
+  const subjects = new Set<string>()
   for (const child of entry.children) {
     if (child.ns === DC_NS && child.name === 'subject') {
-      addSubject(read.subjects, child.text)
+      addSubject(subjects, child.text)
       continue
     }
     if (!isAtomNamespace(child.ns)) {
@@ -151,18 +152,29 @@ export function readEntryElement(entry: XmlElement, raw: Map<XmlElement, RawCont
         break
       }
       case 'category':
-        addSubject(read.subjects, child.attributes.term)
+        addSubject(subjects, child.attributes.term)
         break
       default:
         read.extensions.push(child)
     }
   }
+  read.subjects = [...subjects]
   return read
 }
 
-function addSubject(subjects: string[], subject: string | undefined): void {
+/** Categories one entry may carry: far more than any weblog uses on a post, and a bound on the work. */
+export const MAX_SUBJECTS_PER_ENTRY = 500
+
+function addSubject(subjects: Set<string>, subject: string | undefined): void {
   const name = subject?.trim()
-  if (name && !subjects.includes(name)) subjects.push(name)
+  if (!name) return
+  subjects.add(name)
+  if (subjects.size > MAX_SUBJECTS_PER_ENTRY) {
+    throw new XmlError(
+      `The entry has more than ${MAX_SUBJECTS_PER_ENTRY} categories (dc:subject or category); send at most ` +
+        `${MAX_SUBJECTS_PER_ENTRY}.`,
+    )
+  }
 }
 
 /** A date, id or address: the text without surrounding whitespace; null when there is none. */

@@ -13,7 +13,7 @@ import { describeElement, isAtomNamespace, readLink, withXmlBase, type AtomLink 
 import { NamespacePrefixes } from './namespace-prefixes'
 import { NS } from './namespaces'
 import { XmlError } from './xml-error'
-import { XML_DECLARATION, escapeText } from './xml-writer'
+import { XML_DECLARATION, attributeList, escapeText } from './xml-writer'
 
 export interface AtomFeed {
   title: string | null
@@ -49,13 +49,19 @@ export interface FeedToWrite {
   links: AtomLink[]
   entries: EntryToWrite[]
   modified?: string | null
+  /** The feed's version="…" attribute, which Atom 0.3 requires of feeds (ATOM_03_VERSION); left out when absent. */
+  version?: string
 }
+
+/** What an Atom 0.3 feed's version attribute says. */
+export const ATOM_03_VERSION = '0.3'
 
 /** A whole feed document: `<feed xmlns="http://purl.org/atom/ns#">`, every prefix its entries use declared once. */
 export function writeFeed(feed: FeedToWrite): string {
   const prefixes = new NamespacePrefixes()
   for (const entry of feed.entries) addNamespaces(prefixes, entry)
-  let xml = `${XML_DECLARATION}\n<feed${prefixes.declarations()}>\n  <title>${escapeText(feed.title)}</title>\n`
+  const version = attributeList({ version: feed.version })
+  let xml = `${XML_DECLARATION}\n<feed${prefixes.declarations()}${version}>\n  <title>${escapeText(feed.title)}</title>\n`
   for (const link of feed.links) xml += `  ${linkElement(link)}\n`
   if (feed.modified != null) xml += `  <modified>${escapeText(feed.modified)}</modified>\n`
   for (const entry of feed.entries) xml += `  <entry>\n${entryElements(entry, prefixes, '    ')}  </entry>\n`

@@ -58,6 +58,14 @@ export function readRawContent(source: string, start: number, end: number, scope
   let topLevelTagAt = 0
   let secondLevelTagAt = 0
 
+  // "at prefix" of every declaration noted, so that each is noted once without searching the lists.
+  const noted = new Set<string>()
+  const addDeclaration = (list: NeededDeclaration[], at: number, prefix: string, uri: string): void => {
+    const key = `${at} ${prefix}`
+    if (noted.has(key)) return
+    noted.add(key)
+    list.push({ at, prefix, uri })
+  }
   const addText = (text: string): void => {
     content.text += text
     if (!content.hasText && !isWhitespace(text)) content.hasText = true
@@ -129,9 +137,4 @@ export function readRawContent(source: string, start: number, end: number, scope
     }
   }
   return content
-}
-
-function addDeclaration(list: NeededDeclaration[], at: number, prefix: string, uri: string): void {
-  if (list.some((declaration) => declaration.at === at && declaration.prefix === prefix)) return
-  list.push({ at, prefix, uri })
 }

@@ -6,7 +6,7 @@
 // The scan only tracks what it must to find that text: tags (with quoted attribute values, where '>' is allowed),
 // comments, processing instructions and CDATA sections, and the depth of elements. Markup and UTF-8 never share
 // bytes below 0x80, so scanning bytes is safe whatever the text's characters.
-import { XmlError } from '../../src-protocol'
+import { decodeXml, XmlError } from '../../src-protocol'
 
 /** The skeleton grew past its limit: the entry has more than a photo and a few small elements. */
 export class SkeletonTooLargeError extends Error {
@@ -101,7 +101,7 @@ export class EntryScanner {
     this.#stopKeeping(chunk, chunk.length)
   }
 
-  /** The document without the content's text; throws when the body ended inside that text. */
+  /** The document without the content's text, decoded as it declares; throws when the body ended inside that text. */
   finish(): string {
     if (this.#inContent) {
       throw new XmlError(
@@ -110,7 +110,7 @@ export class EntryScanner {
     }
     this.#keepBytes(Buffer.from(this.#markup))
     this.#markup = []
-    return Buffer.concat(this.#skeleton, this.#skeletonBytes).toString('utf8')
+    return decodeXml(Buffer.concat(this.#skeleton, this.#skeletonBytes))
   }
 
   #isKeeping(): boolean {

@@ -1,6 +1,7 @@
 // Reading request bodies: never more than the cap, whatever Content-Length claims (or omits), and only as a media
 // type the route understands.
 import type { IncomingMessage } from 'node:http'
+import { decodeXml, XmlError } from '../../src-protocol'
 import { MAX_BODY_BYTES } from './router'
 import { HttpError } from './reply'
 
@@ -33,10 +34,16 @@ export function requireAtomMediaType(request: IncomingMessage): void {
   }
 }
 
-/** The body of an Atom request as text, after checking its media type. */
+/** The body of an Atom request as text (in the encoding it declares), after checking its media type. */
 export async function readAtomBody(request: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<string> {
   requireAtomMediaType(request)
-  return (await readBody(request, maxBytes)).toString('utf8')
+  const body = await readBody(request, maxBytes)
+  try {
+    return decodeXml(body)
+  } catch (error) {
+    if (error instanceof XmlError) throw new HttpError(400, error.message)
+    throw error
+  }
 }
 
 function formatBytes(bytes: number): string {
