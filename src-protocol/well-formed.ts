@@ -199,6 +199,7 @@ class WellFormednessCheck {
     if (target === undefined || (after < end && !/[\t\n\r ]/.test(xml[after] ?? ''))) {
       throw this.error(lt, 'a processing instruction has no name.')
     }
+    if (target.includes(':')) throw this.error(lt, `the processing instruction name "${target}" holds a colon.`)
     if (target.toLowerCase() === 'xml' && lt !== 0) {
       throw this.error(lt, 'the XML declaration (<?xml … ?>) must be the very first thing in the document.')
     }

@@ -63,7 +63,7 @@ export function readXml(xml: string, options: ReadXmlOptions = {}): ReadXmlResul
   checkWellFormed(source, { maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH, maxAttributes: MAX_ATTRIBUTES_PER_ELEMENT })
   const stopNodes = options.stopNodes ?? []
   const builder = new TreeBuilder(source, options.keepRaw ?? null, stopNodes)
-  const root = builder.elementNodes(parserFor(stopNodes).parse(source))[0]
+  const root = builder.elementNodes(parse(stopNodes, source))[0]
   if (root === undefined) throw new XmlError('The document is empty: it contains no XML element.')
   return { root: builder.element(root, null, 1), raw: builder.raw }
 }
@@ -143,6 +143,18 @@ function parserFor(stopNodes: readonly string[]): XMLParser {
     parsers.set(stopNodes, parser)
   }
   return parser
+}
+
+/**
+ * fast-xml-parser's reading of a checked document. It still refuses a few things XML allows (an odd number of
+ * quotes in a processing instruction): those come back as XmlError, saying so.
+ */
+function parse(stopNodes: readonly string[], source: string): ParsedNode[] {
+  try {
+    return parserFor(stopNodes).parse(source) as ParsedNode[]
+  } catch (error) {
+    throw new XmlError(`The document could not be read: ${(error as Error).message}`)
+  }
 }
 
 const NO_STOP_NODES: readonly string[] = []
@@ -235,7 +247,7 @@ class TreeBuilder {
   private expand(element: XmlElement, node: ParsedNode, depth: number): void {
     const { start, end } = this.innerMarkup(node)
     const wrapped = `<x>${this.source.slice(start, end)}</x>`
-    const [wrapper] = parserFor(NO_STOP_NODES).parse(wrapped) as ParsedNode[]
+    const [wrapper] = parse(NO_STOP_NODES, wrapped)
     new TreeBuilder(wrapped, null, NO_STOP_NODES, this.scope).addContent(element, wrapper?.x as ParsedNode[], depth)
   }
 }
