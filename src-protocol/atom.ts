@@ -29,7 +29,7 @@ export function readLinkFeed(xml: string, baseUrl: string): AtomLink[] {
   return links
 }
 
-/** A root listing: `<feed xmlns="http://purl.org/atom/ns#" version="0.3">` holding one `<link>` per entry of `links`. */
+/** A root listing: an Atom 0.3 `<feed version="0.3">` holding one `<link>` per entry of `links`. */
 export function writeLinkFeed(links: AtomLink[]): string {
   const lines = links.map(
     (link) => `  <link${attributeList({ rel: link.rel, href: link.href, type: link.type, title: link.title })}/>`,

@@ -71,7 +71,8 @@ const ATOM_STOP_NODES = ['content', 'title', 'summary'].flatMap((name) => [`*.${
 
 /** Reads an Atom entry or feed document, its text constructs and content kept raw. */
 export function readAtom(xml: string, options: ReadOptions): ReadXmlResult {
-  return readXml(xml, { maxBytes: options.maxBytes, maxDepth: options.maxDepth, keepRaw: isKeptRaw, stopNodes: ATOM_STOP_NODES })
+  const { maxBytes, maxDepth } = options
+  return readXml(xml, { maxBytes, maxDepth, keepRaw: isKeptRaw, stopNodes: ATOM_STOP_NODES })
 }
 
 /**

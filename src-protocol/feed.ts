@@ -61,7 +61,8 @@ export function writeFeed(feed: FeedToWrite): string {
   const prefixes = new NamespacePrefixes()
   for (const entry of feed.entries) addNamespaces(prefixes, entry)
   const version = attributeList({ version: feed.version })
-  let xml = `${XML_DECLARATION}\n<feed${prefixes.declarations()}${version}>\n  <title>${escapeText(feed.title)}</title>\n`
+  let xml = `${XML_DECLARATION}\n<feed${prefixes.declarations()}${version}>\n`
+  xml += `  <title>${escapeText(feed.title)}</title>\n`
   for (const link of feed.links) xml += `  ${linkElement(link)}\n`
   if (feed.modified != null) xml += `  <modified>${escapeText(feed.modified)}</modified>\n`
   for (const entry of feed.entries) xml += `  <entry>\n${entryElements(entry, prefixes, '    ')}  </entry>\n`

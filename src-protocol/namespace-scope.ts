@@ -41,7 +41,9 @@ export class NamespaceScope {
   declare(name: string, uri: string, depth: number, tag: string): void {
     const prefix = name === 'xmlns' ? '' : name.slice('xmlns:'.length)
     if (name !== 'xmlns' && (prefix === '' || prefix.includes(':'))) {
-      throw new XmlError(`The document's <${tag}> has the namespace declaration "${name}", which names no valid prefix.`)
+      throw new XmlError(
+        `The document's <${tag}> has the namespace declaration "${name}", which names no valid prefix.`,
+      )
     }
     if (prefix === 'xmlns') {
       throw new XmlError(`The document's <${tag}> declares the reserved prefix "xmlns:"; remove that declaration.`)
@@ -64,12 +66,16 @@ export class NamespaceScope {
   /** The binding of the prefix of `qualifiedName`, whose colon is at `colon`; throws when it is not declared. */
   prefixBinding(qualifiedName: string, colon: number, tag: string): Binding {
     if (colon === 0 || colon === qualifiedName.length - 1 || qualifiedName.includes(':', colon + 1)) {
-      throw new XmlError(`The document's <${tag}> uses the name "${qualifiedName}", which is not a valid namespaced name.`)
+      throw new XmlError(
+        `The document's <${tag}> uses the name "${qualifiedName}", which is not a valid namespaced name.`,
+      )
     }
     const prefix = qualifiedName.slice(0, colon)
     const binding = this.bindings.get(prefix)
     if (!binding || binding.uri === '') {
-      throw new XmlError(`The document's <${tag}> uses the prefix "${prefix}:" without declaring it (xmlns:${prefix}="…").`)
+      throw new XmlError(
+        `The document's <${tag}> uses the prefix "${prefix}:" without declaring it (xmlns:${prefix}="…").`,
+      )
     }
     return binding
   }
@@ -91,5 +97,7 @@ export class NamespaceScope {
 
 /** Refuses one attribute reached through two prefixes bound to the same namespace. */
 export function twoPrefixesError(tag: string, key: string): XmlError {
-  return new XmlError(`The document is not well-formed XML: <${tag}> has the attribute ${key} twice, through two prefixes.`)
+  return new XmlError(
+    `The document is not well-formed XML: <${tag}> has the attribute ${key} twice, through two prefixes.`,
+  )
 }

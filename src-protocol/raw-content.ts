@@ -45,13 +45,21 @@ export const MARKUP_PART =
   /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<\/[^>]*>|<([^\t\n\r />]+)([^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*)>|([^<]+)/g
 const START_TAG = /<([^\t\n\r />]+)([^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*)>/y
 const ATTRIBUTE = /([^\t\n\r =]+)[\t\n\r ]*=[\t\n\r ]*(?:"([^"]*)"|'([^']*)')/g
+// Whether attributes may declare a namespace or use a prefix (a quoted value can match too; it is only a first look).
+const MAY_NEED_SCOPE = /[\t\n\r ](?:xmlns|[^\t\n\r =]*:)/
 
 /**
  * Reads the checked markup `source.slice(start, end)`, the content of an element at `depth` with `scope` in force
  * there: resolves every prefix it uses (refusing undeclared ones, like anywhere else in the document), and notes
  * which declarations from outside it (or outside its top-level elements) must travel with it to stand alone.
  */
-export function readRawContent(source: string, start: number, end: number, scope: NamespaceScope, depth: number): RawContent {
+export function readRawContent(
+  source: string,
+  start: number,
+  end: number,
+  scope: NamespaceScope,
+  depth: number,
+): RawContent {
   const content: RawContent = { source, start, end, declarations: [], text: '', hasText: false, children: [] }
   const marks: number[] = []
   let child: RawChild | null = null
@@ -74,7 +82,9 @@ export function readRawContent(source: string, start: number, end: number, scope
     if (binding.depth === 0) return // xml:, bound in every document
     const declaredAtLevel = binding.depth - depth
     if (declaredAtLevel <= 0) addDeclaration(content.declarations, topLevelTagAt, prefix, binding.uri)
-    if (child && level >= 2 && declaredAtLevel <= 1) addDeclaration(child.declarations, secondLevelTagAt, prefix, binding.uri)
+    if (child && level >= 2 && declaredAtLevel <= 1) {
+      addDeclaration(child.declarations, secondLevelTagAt, prefix, binding.uri)
+    }
   }
 
   for (let index = start; index < end; ) {
@@ -101,9 +111,10 @@ export function readRawContent(source: string, start: number, end: number, scope
       index = lt + whole.length
       const level = marks.length + 1
       const mark = scope.mark()
-      const attributes = attributeText.includes(':') || attributeText.includes('xmlns') ? [...attributeText.matchAll(ATTRIBUTE)] : []
+      const attributes = MAY_NEED_SCOPE.test(attributeText) ? [...attributeText.matchAll(ATTRIBUTE)] : []
       for (const [, name = '', doubleQuoted, singleQuoted] of attributes) {
-        if (isNamespaceDeclaration(name)) scope.declare(name, decodeAttribute(doubleQuoted ?? singleQuoted ?? ''), depth + level, tag)
+        if (!isNamespaceDeclaration(name)) continue
+        scope.declare(name, decodeAttribute(doubleQuoted ?? singleQuoted ?? ''), depth + level, tag)
       }
       if (level === 1) {
         topLevelTagAt = lt + 1 + tag.length

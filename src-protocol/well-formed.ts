@@ -6,6 +6,7 @@
 import { NAME } from './xml-names'
 import { isXmlCharacter } from './xml-characters'
 import { XmlError } from './xml-error'
+import { isWhitespace } from './xml-text'
 
 export interface WellFormednessLimits {
   maxDepth: number
@@ -112,7 +113,7 @@ class WellFormednessCheck {
 
   private text(from: number, to: number): void {
     if (this.openNames.length === 0) {
-      if (!/^[\t\n\r ]*$/.test(this.xml.slice(from, to))) throw this.error(from, 'there is text outside the root element.')
+      if (!isWhitespace(this.xml.slice(from, to))) throw this.error(from, 'there is text outside the root element.')
       return
     }
     if (this.nextCdataEnd < from) this.nextCdataEnd = this.indexAtOrAfter(']]>', from)
@@ -235,7 +236,8 @@ class WellFormednessCheck {
     }
     if (depth + 1 > this.limits.maxDepth) {
       throw new XmlError(
-        `The document is nested too deeply: more than ${this.limits.maxDepth} levels of elements (at ${lineAndColumn(xml, lt)}).`,
+        `The document is nested too deeply: more than ${this.limits.maxDepth} levels of elements ` +
+          `(at ${lineAndColumn(xml, lt)}).`,
       )
     }
     let index = lt + 1 + name.length

@@ -60,7 +60,8 @@ export function parseXml(xml: string, limits: XmlLimits = {}): XmlElement {
 /** Checks a whole document and builds its element tree, except the content of the elements `keepRaw` keeps. */
 export function readXml(xml: string, options: ReadXmlOptions = {}): ReadXmlResult {
   const source = prepare(xml, options.maxBytes ?? DEFAULT_MAX_BYTES)
-  checkWellFormed(source, { maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH, maxAttributes: MAX_ATTRIBUTES_PER_ELEMENT })
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH
+  checkWellFormed(source, { maxDepth, maxAttributes: MAX_ATTRIBUTES_PER_ELEMENT })
   const stopNodes = options.stopNodes ?? []
   const builder = new TreeBuilder(source, options.keepRaw ?? null, stopNodes)
   const root = builder.elementNodes(parse(stopNodes, source))[0]
@@ -178,7 +179,7 @@ class TreeBuilder {
     stopNodes: readonly string[],
     private readonly scope = new NamespaceScope(),
   ) {
-    this.stopped = new Set(stopNodes.map((path) => `${path.split('.').length} ${path.slice(path.lastIndexOf('.') + 1)}`))
+    this.stopped = new Set(stopNodes.map((path) => `${path.split('.').length} ${path.split('.').at(-1)}`))
   }
 
   elementNodes(nodes: ParsedNode[]): ParsedNode[] {
@@ -195,7 +196,8 @@ class TreeBuilder {
     if (parsedAttributes) {
       for (const key in parsedAttributes) {
         const name = key.slice(ATTRIBUTE_PREFIX.length)
-        if (isNamespaceDeclaration(name)) scope.declare(name, decodeAttribute(parsedAttributes[key] ?? ''), depth, qualifiedName)
+        if (!isNamespaceDeclaration(name)) continue
+        scope.declare(name, decodeAttribute(parsedAttributes[key] ?? ''), depth, qualifiedName)
       }
     }
     const { ns, name } = scope.element(qualifiedName)
@@ -227,8 +229,10 @@ class TreeBuilder {
 
   private addContent(element: XmlElement, nodes: ParsedNode[], depth: number): void {
     for (const child of nodes) {
-      if (TEXT in child) element.text += decodeText(child[TEXT] as string)
-      else if (CDATA in child) element.text += ((child[CDATA] as ParsedNode[])[0]?.[TEXT] as string | undefined) ?? ''
+      const text = child[TEXT] as string | undefined
+      const cdata = child[CDATA] as ParsedNode[] | undefined
+      if (text !== undefined) element.text += decodeText(text)
+      else if (cdata !== undefined) element.text += (cdata[0]?.[TEXT] as string | undefined) ?? ''
       else element.children.push(this.element(child, element, depth + 1))
     }
   }

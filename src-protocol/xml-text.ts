@@ -1,17 +1,27 @@
 // Character data as XML reads it, once the well-formedness check has vouched for every reference in it.
 
-const REFERENCE = /&(?:#x([0-9A-Fa-f]+)|#([0-9]+)|(lt|gt|amp|quot|apos));/g
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }
 const ATTRIBUTE_WHITESPACE = /[\t\n]/g
 
-function replaceReference(_whole: string, hex?: string, decimal?: string, entity?: string): string {
-  if (entity !== undefined) return PREDEFINED[entity] ?? ''
-  return String.fromCodePoint(hex !== undefined ? Number.parseInt(hex, 16) : Number.parseInt(decimal ?? '', 10))
+/** What a reference stands for, given what lies between its "&" and ";" (the check has vouched for it). */
+function referenced(body: string): string {
+  if (body[0] !== '#') return PREDEFINED[body] ?? ''
+  return String.fromCodePoint(body[1] === 'x' ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10))
 }
 
 /** Text between tags with its references replaced. */
 export function decodeText(text: string): string {
-  return text.includes('&') ? text.replace(REFERENCE, replaceReference) : text
+  let ampersand = text.indexOf('&')
+  if (ampersand === -1) return text
+  let decoded = ''
+  let copiedUpTo = 0
+  while (ampersand !== -1) {
+    const semicolon = text.indexOf(';', ampersand)
+    decoded += text.slice(copiedUpTo, ampersand) + referenced(text.slice(ampersand + 1, semicolon))
+    copiedUpTo = semicolon + 1
+    ampersand = text.indexOf('&', copiedUpTo)
+  }
+  return decoded + text.slice(copiedUpTo)
 }
 
 /**
