@@ -1,6 +1,6 @@
 export { NS, ATOM_MEDIA_TYPE } from './namespaces'
 export { XmlError } from './xml-error'
-export { decodeXml } from './xml-encoding'
+export { decodeXml, xmlEncodingOf } from './xml-encoding'
 export { parseXml, type XmlElement } from './xml-document'
 export { type AtomLink } from './links'
 export { readLinkFeed, writeLinkFeed, writeErrorDocument } from './atom'
