@@ -208,10 +208,16 @@ class WellFormednessCheck {
   }
 
   private endTag(lt: number): number {
+    const open = this.openNames.length
+    const innermost = this.openNames[open - 1]
+    // The common case, the innermost element's end tag written plainly, without a regular expression.
+    if (innermost !== undefined && this.xml.startsWith(innermost, lt + 2) && this.xml[lt + 2 + innermost.length] === '>') {
+      this.close(open)
+      return lt + 3 + innermost.length
+    }
     const match = endTagAt(this.xml, lt)
     if (!match) throw this.error(lt, 'a closing tag is malformed.')
     const name = match[1]
-    const open = this.openNames.length
     if (open === 0) throw this.error(lt, `the closing tag </${name}> has no opening tag.`)
     if (name !== this.openNames[open - 1]) {
       throw this.error(
@@ -220,10 +226,14 @@ class WellFormednessCheck {
           `${lineAndColumn(this.xml, this.openAt[open - 1] ?? 0)}.`,
       )
     }
+    this.close(open)
+    return lt + match[0].length
+  }
+
+  private close(open: number): void {
     this.openNames.pop()
     this.openAt.pop()
     if (open === 1) this.rootClosed = true
-    return lt + match[0].length
   }
 
   private startTag(lt: number): number {
