@@ -32,15 +32,16 @@ function growth(document: (size: number) => string, read: (xml: string) => unkno
 }
 
 function expectLinear([double, quadruple]: number[]): void {
-  expect(double).toBeLessThan(3.2)
-  expect(quadruple).toBeLessThan(8)
+  expect(double).toBeLessThan(3.5)
+  expect(quadruple).toBeLessThan(9)
 }
 
 const repeat = (count: number, make: (index: number) => string) => Array.from({ length: count }, (_, index) => make(index)).join('')
 const entry = (inside: string) => `<entry xmlns="${NS.atom}" xmlns:dc="${NS.dc}" xmlns:ext="urn:ext"><title>t</title>${inside}</entry>`
 
-// Generous time limits: the runs are short alone, but the machine may be shared.
-const SHARED_MACHINE = { timeout: 60_000 }
+// The runs are short alone, but the machine may be shared with other work: generous time limits, and a measurement
+// disturbed by it is taken again (linear growth gives 4 at ×4, quadratic growth 16, far beyond any disturbance).
+const SHARED_MACHINE = { timeout: 60_000, retry: 2 }
 
 describe('reading grows linearly', SHARED_MACHINE, () => {
   test('a feed of n entries, each with links and attributes', () => {
