@@ -164,7 +164,7 @@ export function readEntryElement(entry: XmlElement, raw: Map<XmlElement, RawCont
 }
 
 /** Categories one entry may carry: far more than any weblog uses on a post, and a bound on the work. */
-export const MAX_SUBJECTS_PER_ENTRY = 500
+const MAX_SUBJECTS_PER_ENTRY = 500
 
 function addSubject(subjects: Set<string>, subject: string | undefined): void {
   const name = subject?.trim()

@@ -50,7 +50,7 @@ export interface ReadXmlResult {
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 const DEFAULT_MAX_DEPTH = 64
 /** Attributes one element may have: far more than any Atom or XHTML element needs, and a bound on the work. */
-export const MAX_ATTRIBUTES_PER_ELEMENT = 256
+const MAX_ATTRIBUTES_PER_ELEMENT = 256
 
 /** Parses a whole document into its root element, resolving namespaces. Throws XmlError for anything it refuses. */
 export function parseXml(xml: string, limits: XmlLimits = {}): XmlElement {
