@@ -70,8 +70,12 @@ describe('reading grows linearly', SHARED_MACHINE, () => {
     expectLinear(growth(elements, parseXml, 25))
   })
 
-  test('n references and n nested levels of text', () => {
-    expectLinear(growth((count) => `<t>${'a &amp; b &#233; '.repeat(count)}</t>`, parseXml, 2000))
+  test('n references, in elements and in a text construct', () => {
+    expectLinear(growth((count) => `<t>${'<r>a &amp; b &#233;</r>'.repeat(count)}</t>`, parseXml, 2000))
+    expectLinear(growth((count) => entry(`<summary>${'a &amp; b &#233; '.repeat(count)}</summary>`), (xml) => readEntry(xml), 5000))
+  })
+
+  test('n CDATA sections in a text construct', () => {
     expectLinear(growth((count) => entry(`<summary>${'<![CDATA[x]]> y '.repeat(count)}</summary>`), (xml) => readEntry(xml), 5000))
   })
 })
