@@ -1,7 +1,8 @@
+import { ATOM_03_VERSION } from './feed'
 import { describeElement, readLink, withXmlBase, type AtomLink } from './links'
 import { NS } from './namespaces'
 import { XmlError } from './xml-error'
-import { parseXml } from './xml-reader'
+import { parseXml } from './xml-document'
 import { XML_DECLARATION, attributeList, escapeText } from './xml-writer'
 
 /**
@@ -28,12 +29,13 @@ export function readLinkFeed(xml: string, baseUrl: string): AtomLink[] {
   return links
 }
 
-/** A root listing: `<feed xmlns="http://purl.org/atom/ns#">` holding one `<link>` per entry of `links`. */
+/** A root listing: an Atom 0.3 `<feed version="0.3">` holding one `<link>` per entry of `links`. */
 export function writeLinkFeed(links: AtomLink[]): string {
   const lines = links.map(
     (link) => `  <link${attributeList({ rel: link.rel, href: link.href, type: link.type, title: link.title })}/>`,
   )
-  return [XML_DECLARATION, `<feed${attributeList({ xmlns: NS.atom })}>`, ...lines, '</feed>', ''].join('\n')
+  const feed = `<feed${attributeList({ xmlns: NS.atom, version: ATOM_03_VERSION })}>`
+  return [XML_DECLARATION, feed, ...lines, '</feed>', ''].join('\n')
 }
 
 /** The body of every error response: `<error>message</error>`. */

@@ -1,7 +1,7 @@
 import { describeElement } from './links'
 import { ATOM_10_NS, NS } from './namespaces'
 import { XmlError } from './xml-error'
-import { parseXml } from './xml-reader'
+import { parseXml } from './xml-document'
 import { XML_DECLARATION, escapeText } from './xml-writer'
 
 // AtomPub's categories document, which Atom 1.0 servers (MT's /1.0 endpoint among them) answer with.
@@ -21,15 +21,15 @@ export function readCategories(xml: string): string[] {
         `${describeElement(root)}.`,
     )
   }
-  const names: string[] = []
+  const names = new Set<string>()
   for (const child of root.children) {
     let name: string | undefined
     if (child.ns === NS.dc && child.name === 'subject') name = child.text
     else if (child.name === 'category' && CATEGORY_ELEMENT_NAMESPACES.has(child.ns)) name = child.attributes.term
     name = name?.trim()
-    if (name && !names.includes(name)) names.push(name)
+    if (name) names.add(name)
   }
-  return names
+  return [...names]
 }
 
 /** A CategoryURI document: one dc:subject per name. */

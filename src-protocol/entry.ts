@@ -2,7 +2,8 @@ import { describeElement, isAtomNamespace, readLink, withXmlBase, type AtomLink 
 import { markupText, standaloneMarkup } from './markup'
 import { ATOM_10_NS, NS } from './namespaces'
 import { XmlError } from './xml-error'
-import { scanXml, type RawContent, type XmlElement, type XmlLimits } from './xml-reader'
+import { type RawContent } from './raw-content'
+import { readXml, type ReadXmlResult, type XmlElement, type XmlLimits } from './xml-document'
 import { XML_DECLARATION, attributeList, escapeText } from './xml-writer'
 import { NamespacePrefixes, type ExtensionElement } from './namespace-prefixes'
 
@@ -55,13 +56,23 @@ export interface ReadOptions extends XmlLimits {
  * matched by namespace URI, never by prefix. Throws XmlError when the document is refused or is not an entry.
  */
 export function readEntry(xml: string, options: ReadOptions = {}): AtomEntry {
-  const { root, raw } = scanXml(xml, { maxBytes: options.maxBytes, maxDepth: options.maxDepth, keepRaw: isKeptRaw })
+  const { root, raw } = readAtom(xml, options)
   if (!isAtomNamespace(root.ns) || root.name !== 'entry') {
     throw new XmlError(
       `Expected an Atom entry (<entry xmlns="${NS.atom}">), but the document is ${describeElement(root)}.`,
     )
   }
   return readEntryElement(root, raw, options.baseUrl === undefined ? null : new URL(options.baseUrl).href)
+}
+
+// Where those parts are in an entry document (entry.x) and a feed (feed.x, feed.entry.x), so that fast-xml-parser
+// leaves them unbuilt. Prefixed Atom elements are not matched here; they are built, then kept raw all the same.
+const ATOM_STOP_NODES = ['content', 'title', 'summary'].flatMap((name) => [`*.${name}`, `*.*.${name}`])
+
+/** Reads an Atom entry or feed document, its text constructs and content kept raw. */
+export function readAtom(xml: string, options: ReadOptions): ReadXmlResult {
+  const { maxBytes, maxDepth } = options
+  return readXml(xml, { maxBytes, maxDepth, keepRaw: isKeptRaw, stopNodes: ATOM_STOP_NODES })
 }
 
 /**
@@ -99,9 +110,10 @@ export function readEntryElement(entry: XmlElement, raw: Map<XmlElement, RawCont
     subjects: [],
     extensions: [],
   }
+  const subjects = new Set<string>()
   for (const child of entry.children) {
     if (child.ns === DC_NS && child.name === 'subject') {
-      addSubject(read.subjects, child.text)
+      addSubject(subjects, child.text)
       continue
     }
     if (!isAtomNamespace(child.ns)) {
@@ -141,18 +153,29 @@ export function readEntryElement(entry: XmlElement, raw: Map<XmlElement, RawCont
         break
       }
       case 'category':
-        addSubject(read.subjects, child.attributes.term)
+        addSubject(subjects, child.attributes.term)
         break
       default:
         read.extensions.push(child)
     }
   }
+  read.subjects = [...subjects]
   return read
 }
 
-function addSubject(subjects: string[], subject: string | undefined): void {
+/** Categories one entry may carry: far more than any weblog uses on a post, and a bound on the work. */
+const MAX_SUBJECTS_PER_ENTRY = 500
+
+function addSubject(subjects: Set<string>, subject: string | undefined): void {
   const name = subject?.trim()
-  if (name && !subjects.includes(name)) subjects.push(name)
+  if (!name) return
+  subjects.add(name)
+  if (subjects.size > MAX_SUBJECTS_PER_ENTRY) {
+    throw new XmlError(
+      `The entry has more than ${MAX_SUBJECTS_PER_ENTRY} categories (dc:subject or category); send at most ` +
+        `${MAX_SUBJECTS_PER_ENTRY}.`,
+    )
+  }
 }
 
 /** A date, id or address: the text without surrounding whitespace; null when there is none. */

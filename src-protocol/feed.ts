@@ -1,7 +1,7 @@
 import {
   addNamespaces,
   entryElements,
-  isKeptRaw,
+  readAtom,
   linkElement,
   readEntryElement,
   textConstruct,
@@ -13,8 +13,7 @@ import { describeElement, isAtomNamespace, readLink, withXmlBase, type AtomLink 
 import { NamespacePrefixes } from './namespace-prefixes'
 import { NS } from './namespaces'
 import { XmlError } from './xml-error'
-import { scanXml } from './xml-reader'
-import { XML_DECLARATION, escapeText } from './xml-writer'
+import { XML_DECLARATION, attributeList, escapeText } from './xml-writer'
 
 export interface AtomFeed {
   title: string | null
@@ -25,7 +24,7 @@ export interface AtomFeed {
 
 /** Reads an Atom 0.3 feed (Atom 1.0 too), its entries as readEntry reads them. Throws XmlError when refused. */
 export function readFeed(xml: string, options: ReadOptions = {}): AtomFeed {
-  const { root, raw } = scanXml(xml, { maxBytes: options.maxBytes, maxDepth: options.maxDepth, keepRaw: isKeptRaw })
+  const { root, raw } = readAtom(xml, options)
   if (!isAtomNamespace(root.ns) || root.name !== 'feed') {
     throw new XmlError(`Expected an Atom feed (<feed xmlns="${NS.atom}">), but the document is ${describeElement(root)}.`)
   }
@@ -50,13 +49,20 @@ export interface FeedToWrite {
   links: AtomLink[]
   entries: EntryToWrite[]
   modified?: string | null
+  /** The feed's version="…" attribute, which Atom 0.3 requires of feeds (ATOM_03_VERSION); left out when absent. */
+  version?: string
 }
+
+/** What an Atom 0.3 feed's version attribute says. */
+export const ATOM_03_VERSION = '0.3'
 
 /** A whole feed document: `<feed xmlns="http://purl.org/atom/ns#">`, every prefix its entries use declared once. */
 export function writeFeed(feed: FeedToWrite): string {
   const prefixes = new NamespacePrefixes()
   for (const entry of feed.entries) addNamespaces(prefixes, entry)
-  let xml = `${XML_DECLARATION}\n<feed${prefixes.declarations()}>\n  <title>${escapeText(feed.title)}</title>\n`
+  const version = attributeList({ version: feed.version })
+  let xml = `${XML_DECLARATION}\n<feed${prefixes.declarations()}${version}>\n`
+  xml += `  <title>${escapeText(feed.title)}</title>\n`
   for (const link of feed.links) xml += `  ${linkElement(link)}\n`
   if (feed.modified != null) xml += `  <modified>${escapeText(feed.modified)}</modified>\n`
   for (const entry of feed.entries) xml += `  <entry>\n${entryElements(entry, prefixes, '    ')}  </entry>\n`

@@ -1,6 +1,7 @@
 export { NS, ATOM_MEDIA_TYPE } from './namespaces'
 export { XmlError } from './xml-error'
-export { parseXml, type XmlElement } from './xml-reader'
+export { decodeXml, xmlEncodingOf } from './xml-encoding'
+export { MAX_XML_BYTES, parseXml, type XmlElement } from './xml-document'
 export { type AtomLink } from './links'
 export { readLinkFeed, writeLinkFeed, writeErrorDocument } from './atom'
 export {
@@ -14,7 +15,7 @@ export {
   type ExtensionElement,
   type ReadOptions,
 } from './entry'
-export { readFeed, writeFeed, type AtomFeed, type FeedToWrite } from './feed'
+export { ATOM_03_VERSION, readFeed, writeFeed, type AtomFeed, type FeedToWrite } from './feed'
 export { readCategories, writeCategories } from './categories'
 export { isWellFormedMarkup } from './markup'
 export { formatW3cDate, parseW3cDate } from './dates'

@@ -1,5 +1,5 @@
 import { ATOM_10_NS, NS, XML_NS } from './namespaces'
-import type { XmlElement } from './xml-reader'
+import type { XmlElement } from './xml-document'
 
 /** A `link`: a weblog's (or album's, list's, entry's) service or page, by relation. */
 export interface AtomLink {

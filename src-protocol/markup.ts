@@ -1,6 +1,8 @@
 import { NS } from './namespaces'
+import { MARKUP_PART, type RawContent, type RawMarkup } from './raw-content'
 import { XmlError } from './xml-error'
-import { scanXml, type RawContent, type RawMarkup } from './xml-reader'
+import { readXml } from './xml-document'
+import { decodeText } from './xml-text'
 import { escapeAttribute } from './xml-writer'
 
 // A fragment written into an entry sits four levels down (feed, entry, content, div), so a fragment accepted here
@@ -8,6 +10,7 @@ import { escapeAttribute } from './xml-writer'
 const FRAGMENT_MAX_DEPTH = 60
 const FRAGMENT_OPEN = `<div xmlns="${NS.xhtml}">`
 const FRAGMENT_CLOSE = '</div>'
+const FRAGMENT_STOP_NODES = ['div']
 
 /**
  * Whether `fragment` is well-formed XML content (text and elements, as inside an element): balanced tags, quoted
@@ -17,9 +20,10 @@ const FRAGMENT_CLOSE = '</div>'
  */
 export function isWellFormedMarkup(fragment: string): boolean {
   try {
-    scanXml(FRAGMENT_OPEN + fragment + FRAGMENT_CLOSE, {
+    readXml(FRAGMENT_OPEN + fragment + FRAGMENT_CLOSE, {
       maxDepth: FRAGMENT_MAX_DEPTH + 1,
       keepRaw: (_element, parent) => parent === null,
+      stopNodes: FRAGMENT_STOP_NODES,
     })
     return true
   } catch (error) {
@@ -51,24 +55,14 @@ export function standaloneMarkup(markup: RawMarkup): string {
   return result + source.slice(copiedUpTo, end)
 }
 
-// The parts of markup that is already known to be well-formed: comments and processing instructions (skipped),
-// CDATA sections (literal), tags (skipped; attribute values may hold ">"), and character data.
-const MARKUP_PART = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<(?:[^>"']|"[^"]*"|'[^']*')*>|([^<]+)/g
-const CHECKED_REFERENCE = /&(?:#x([0-9A-Fa-f]+)|#([0-9]+)|(lt|gt|amp|quot|apos));/g
-const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }
-
-/** The text a reader sees in checked raw content, in document order: what is left once the tags are taken away. */
+/** The text a reader sees in raw content, in document order: what is left once the tags are taken away. */
 export function markupText(content: RawContent): string {
   if (content.children.length === 0) return content.text
   let text = ''
-  for (const [, cdata, characters] of content.source.slice(content.start, content.end).matchAll(MARKUP_PART)) {
+  for (MARKUP_PART.lastIndex = content.start; MARKUP_PART.lastIndex < content.end; ) {
+    const [, cdata, , , characters] = MARKUP_PART.exec(content.source) as RegExpExecArray
     if (cdata !== undefined) text += cdata
-    else if (characters !== undefined) text += characters.replace(CHECKED_REFERENCE, replaceReference)
+    else if (characters !== undefined) text += decodeText(characters)
   }
   return text
-}
-
-function replaceReference(_whole: string, hex?: string, decimal?: string, entity?: string): string {
-  if (entity !== undefined) return PREDEFINED[entity] ?? ''
-  return String.fromCodePoint(hex !== undefined ? Number.parseInt(hex, 16) : Number.parseInt(decimal ?? '', 10))
 }

@@ -1,5 +1,5 @@
 import { ATOM_10_NS, NS, XML_NS } from './namespaces'
-import { isLocalName } from './xml-reader'
+import { isLocalName } from './xml-names'
 import { escapeAttribute, escapeText } from './xml-writer'
 
 /** An element to write beside the Atom ones: `{uri}local` attribute names get a prefix, plain ones have none. */

@@ -6,7 +6,7 @@
 // The scan only tracks what it must to find that text: tags (with quoted attribute values, where '>' is allowed),
 // comments, processing instructions and CDATA sections, and the depth of elements. Markup and UTF-8 never share
 // bytes below 0x80, so scanning bytes is safe whatever the text's characters.
-import { XmlError } from '../../src-protocol'
+import { decodeXml, xmlEncodingOf, XmlError } from '../../src-protocol'
 
 /** The skeleton grew past its limit: the entry has more than a photo and a few small elements. */
 export class SkeletonTooLargeError extends Error {
@@ -95,13 +95,17 @@ export class EntryScanner {
   }
 
   push(chunk: Buffer): void {
+    if (this.#skeletonBytes === 0 && this.#markup.length === 0 && xmlEncodingOf(chunk).startsWith('utf-16')) {
+      // Scanning bytes for markup holds only where markup is ASCII bytes, as in UTF-8 and ISO-8859-1.
+      throw new XmlError(`The entry is in ${xmlEncodingOf(chunk).toUpperCase()}; send entries with a file as UTF-8.`)
+    }
     this.#keptFrom = this.#isKeeping() ? 0 : -1
     let index = 0
     while (index < chunk.length) index = this.#step(chunk, index)
     this.#stopKeeping(chunk, chunk.length)
   }
 
-  /** The document without the content's text; throws when the body ended inside that text. */
+  /** The document without the content's text, decoded as it declares; throws when the body ended inside that text. */
   finish(): string {
     if (this.#inContent) {
       throw new XmlError(
@@ -110,7 +114,7 @@ export class EntryScanner {
     }
     this.#keepBytes(Buffer.from(this.#markup))
     this.#markup = []
-    return Buffer.concat(this.#skeleton, this.#skeletonBytes).toString('utf8')
+    return decodeXml(Buffer.concat(this.#skeleton, this.#skeletonBytes))
   }
 
   #isKeeping(): boolean {

@@ -1,12 +1,13 @@
 // Reading request bodies: never more than the route's limit, whatever Content-Length claims (or omits), and only as
 // a media type the route understands. Each route names its limit, since a body is held whole in memory.
 import type { IncomingMessage } from 'node:http'
+import { decodeXml, MAX_XML_BYTES, XmlError } from '../../src-protocol'
 import { HttpError } from './reply'
 
 const ATOM_REQUEST_TYPES = ['application/x.atom+xml', 'application/atom+xml', 'application/xml', 'text/xml']
 
 /** An Atom entry without a file (a post): as much as the XML reader accepts by default. */
-export const MAX_ENTRY_BYTES = 16 * 1024 * 1024
+export const MAX_ENTRY_BYTES = MAX_XML_BYTES
 
 /**
  * The whole body, refused with 413 before reading when Content-Length is over `maxBytes`, and as soon as a chunked
@@ -38,10 +39,16 @@ export function requireAtomMediaType(request: IncomingMessage): void {
   }
 }
 
-/** The body of an Atom request as text, after checking its media type. */
+/** The body of an Atom request as text (in the encoding it declares), after checking its media type. */
 export async function readAtomBody(request: IncomingMessage, maxBytes: number): Promise<string> {
   requireAtomMediaType(request)
-  return (await readBody(request, maxBytes)).toString('utf8')
+  const body = await readBody(request, maxBytes)
+  try {
+    return decodeXml(body)
+  } catch (error) {
+    if (error instanceof XmlError) throw new HttpError(400, error.message)
+    throw error
+  }
 }
 
 function formatBytes(bytes: number): string {

@@ -2,6 +2,7 @@
 // CategoryURI document. Every write is one transaction with its event and idempotency record, so a refused or
 // failed request leaves nothing behind.
 import {
+  ATOM_03_VERSION,
   ATOM_MEDIA_TYPE,
   formatW3cDate,
   writeCategories,
@@ -83,6 +84,7 @@ function renderFeedPage(store: Store, weblog: Weblog, offset: number, user: User
     links,
     entries: shown.map((post) => entryOfPost(post, weblog, user, origin)),
     modified,
+    version: ATOM_03_VERSION,
   })
 }
 

@@ -16,7 +16,7 @@ import { BlogdeskError } from '../../../src-shared/contract'
 import { base64Length, encodeBase64Into } from './base64'
 import { answerFailure, hostOf, RequestFailure, transportFailure, type SendProgress } from './failure'
 import { applyPatches, type Patch } from './gps'
-import { absoluteLocation, atomHeaders, MAX_RESPONSE_BYTES, type AtomResponse } from './http'
+import { absoluteLocation, answerText, atomHeaders, MAX_RESPONSE_BYTES, type AtomResponse } from './http'
 
 /** 192 KiB: a multiple of 3, so no chunk but the last needs base64 padding. */
 export const FILE_CHUNK_BYTES = 192 * 1024
@@ -162,13 +162,20 @@ class Exchange {
         const value = response.headers[name.toLowerCase()]
         return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
       }
+      let body: string
+      try {
+        body = answerText(Buffer.concat(chunks), status, url)
+      } catch (failure) {
+        this.fail(failure)
+        return
+      }
       const answer: AtomResponse = {
         status,
         url,
         contentType: header('content-type') ?? '',
         location: absoluteLocation(header('location'), url),
         headers: { get: header },
-        body: Buffer.concat(chunks).toString('utf8'),
+        body,
       }
       if (status >= 200 && status < 300) this.#settle(() => this.resolve(answer))
       else this.fail(answerFailure(answer))

@@ -2,7 +2,14 @@
 // that is Electron's net.fetch, which uses the system's proxy settings and certificates. Each request is signed with
 // WSSE at the moment of sending (a header made earlier would go stale), bounded in time and size, and each way of
 // failing becomes a RequestFailure whose kind says what to do next.
-import { ATOM_MEDIA_TYPE, createWsseHeader, WSSE_CHALLENGE, type WsseCredentials } from '../../../src-protocol'
+import {
+  ATOM_MEDIA_TYPE,
+  createWsseHeader,
+  decodeXml,
+  WSSE_CHALLENGE,
+  XmlError,
+  type WsseCredentials,
+} from '../../../src-protocol'
 import { answerFailure, hostOf, RequestFailure, transportFailure } from './failure'
 
 export type Fetch = typeof globalThis.fetch
@@ -109,7 +116,24 @@ export async function readLimitedText(response: Response, url: string, maxBytes 
     if (size > maxBytes) throw tooLarge()
     chunks.push(chunk)
   }
-  return Buffer.concat(chunks).toString('utf8')
+  return answerText(Buffer.concat(chunks), response.status, url)
+}
+
+/**
+ * An answer's body as text, in the encoding its XML declaration names (UTF-8 without one). A successful answer
+ * whose bytes are not valid in that encoding is refused rather than read with U+FFFD in place of its characters; a
+ * failure's body is only words to show, and its status says what happened, so it is read as well as it can be.
+ */
+export function answerText(body: Uint8Array, status: number, url: string): string {
+  try {
+    return decodeXml(body)
+  } catch (error) {
+    if (!(error instanceof XmlError)) throw error
+    if (status >= 200 && status < 300) {
+      throw new RequestFailure('refused', `${hostOf(url)} sent an answer Blogdesk cannot read: ${error.message}`, { status })
+    }
+    return Buffer.from(body).toString('utf8')
+  }
 }
 
 export function absoluteLocation(location: string | null, base: string): string | null {
