@@ -45,6 +45,7 @@ export {
 } from './json'
 export { AtomClient, RequestFailure, type FailureKind, type FeedPage, type PostToSend, type RemotePost } from './atom'
 export type { CoreEventListener } from './handlers'
+export { CoreError, type CoreErrorCode } from './errors'
 export type { Connectivity, Platform, SandboxDetails, ShownPage } from './platform'
 export { MAX_MEDIA_BYTES, readPhotoPreview, type ImageType, type PhotoPreview } from './media'
 export {

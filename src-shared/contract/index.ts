@@ -12,4 +12,12 @@ export {
   type RequestOf,
   type ResultOf,
 } from './channels'
-export { buildBlogApi, createDispatcher, type BlogApi, type Dispatcher, type Handlers, type Transport } from './bridge'
+export {
+  buildBlogApi,
+  createDispatcher,
+  type BlogApi,
+  type Dispatcher,
+  type DispatcherOptions,
+  type Handlers,
+  type Transport,
+} from './bridge'
