@@ -36,6 +36,10 @@ const roomDoors = (depth) => ({
   regex: `^${depth === 0 ? '\\./' : '(?:\\.\\./){' + depth + '}'}(?!testing/)[^./][^/]*/(?!index(?:\\.ts)?$)`,
   message: "Enter a folder of core through its index.ts, from its siblings too: don't reach into another folder's files.",
 })
+const apiInComponents = {
+  group: ['**/lib/api'],
+  message: "Components call their feature's store (or a small feature module), which alone calls lib/api.",
+}
 const appInPrimitives = {
   group: ['**/lib/api', '**/features'],
   message: 'Design-system primitives are presentation only: they take props and know nothing of the API or features.',
@@ -97,6 +101,10 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': ban(electron, nodeBuiltins, otherProcesses),
     },
+  },
+  {
+    files: ['src-renderer/**/*.tsx'],
+    rules: { 'no-restricted-imports': ban(electron, nodeBuiltins, otherProcesses, apiInComponents) },
   },
   {
     files: ['src-renderer/src/ui/**/*.{ts,tsx}'],

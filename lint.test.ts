@@ -121,6 +121,24 @@ describe('layering rules in eslint.config.js', () => {
   })
 
   it.each([
+    ['src-renderer/src/features/posts/x.tsx', '../../lib/api'],
+    ['src-renderer/src/features/editor/x.tsx', '../../lib/api'],
+    ['src-renderer/src/x.tsx', './lib/api'],
+  ])('the component %s may not call the API: %s', async (filePath, source) => {
+    expect(await importProblems(filePath, source)).toEqual([expect.stringContaining("Components call their feature's store")])
+  })
+
+  it.each([
+    ['src-renderer/src/features/posts/x.ts', '../../lib/api'],
+    ['src-renderer/src/features/posts/x.tsx', './store'],
+    ['src-renderer/src/features/posts/x.tsx', '../../ui'],
+    ['src-renderer/src/features/posts/x.tsx', '../../lib/apiError'],
+    ['src-renderer/src/features/posts/x.tsx', '../../lib/links'],
+  ])('%s may import %s', async (filePath, source) => {
+    expect(await importProblems(filePath, source)).toEqual([])
+  })
+
+  it.each([
     ['src-renderer/src/ui/x.tsx', '../lib/api'],
     ['src-renderer/src/ui/x.ts', '../lib/api'],
     ['src-renderer/src/ui/x.tsx', '../features/posts'],
