@@ -24,6 +24,26 @@ const coreInternals = {
   group: ['**/core/*', '!**/core/index', '!**/core/index.ts', '!**/core/testing', '!**/core/testing/*'],
   message: "Enter core through its index.ts (or, from tests, its testing/ helpers); its folders are rooms with one door.",
 }
+const serviceCode = {
+  group: ['**/src-service'],
+  message: "Production main code does not run the service's code: only tests and testing/ helpers start the real service.",
+}
+/**
+ * Each folder of core is a room entered only through its index.ts, from its siblings and from core/index.ts too;
+ * `depth` is how deep below core/ the importing file sits. Tests may also use core/testing/ (it has no door).
+ */
+const roomDoors = (depth) => ({
+  regex: `^${depth === 0 ? '\\./' : '(?:\\.\\./){' + depth + '}'}(?!testing/)[^./][^/]*/(?!index(?:\\.ts)?$)`,
+  message: "Enter a folder of core through its index.ts, from its siblings too: don't reach into another folder's files.",
+})
+const apiInComponents = {
+  group: ['**/lib/api'],
+  message: "Components call their feature's store (or a small feature module), which alone calls lib/api.",
+}
+const appInPrimitives = {
+  group: ['**/lib/api', '**/features'],
+  message: 'Design-system primitives are presentation only: they take props and know nothing of the API or features.',
+}
 // Gitignore-style negation cannot re-allow `./x` once `*` has matched it, so this one is a regex: only siblings pass.
 const anythingOutsideContract = {
   regex: '^(?!\\./[^/]+$)',
@@ -35,6 +55,12 @@ const ban = (...entries) => [
   {
     patterns: entries,
   },
+]
+
+/** The same bans for main-process `files`, plus, outside tests and testing/ helpers, the service's code. */
+const mainProcess = (files, ...entries) => [
+  { files, rules: { 'no-restricted-imports': ban(...entries) } },
+  { files, ignores: ['**/*.test.ts', '**/testing/**'], rules: { 'no-restricted-imports': ban(...entries, serviceCode) } },
 ]
 
 export default tseslint.config(
@@ -49,10 +75,11 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  {
-    files: ['src-main/index.ts', 'src-main/windows/**/*.ts', 'src-main/ipc/**/*.ts', 'src-main/platform/**/*.ts'],
-    rules: { 'no-restricted-imports': ban(coreInternals) },
-  },
+  ...mainProcess(['src-main/**/*.ts'], electron, coreInternals),
+  ...mainProcess(['src-main/index.ts', 'src-main/windows/**/*.ts', 'src-main/ipc/**/*.ts', 'src-main/platform/**/*.ts'], coreInternals),
+  ...[0, 1, 2].flatMap((depth) =>
+    mainProcess([`src-main/core/${'*/'.repeat(depth)}*.ts`], electron, coreInternals, roomDoors(depth)),
+  ),
   {
     files: ['src-preload/index.ts'],
     rules: { 'no-restricted-imports': 'off' },
@@ -74,5 +101,13 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': ban(electron, nodeBuiltins, otherProcesses),
     },
+  },
+  {
+    files: ['src-renderer/**/*.tsx'],
+    rules: { 'no-restricted-imports': ban(electron, nodeBuiltins, otherProcesses, apiInComponents) },
+  },
+  {
+    files: ['src-renderer/src/ui/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ban(electron, nodeBuiltins, otherProcesses, appInPrimitives) },
   },
 )

@@ -72,6 +72,88 @@ describe('layering rules in eslint.config.js', () => {
     expect(await importProblems(filePath, source)).toEqual([])
   })
 
+  it.each([
+    ['src-main/core/sync/x.ts', '../../../src-service/store'],
+    ['src-main/core/x.ts', '../../src-service/testing/service-fixture'],
+    ['src-main/core/store/x/x.ts', '../../../../src-service'],
+    ['src-main/windows/x.ts', '../../src-service/server'],
+    ['src-main/ipc/x.ts', '../../src-service/resources'],
+    ['src-main/index.ts', '../src-service/testing/service-process'],
+  ])('production main code %s may not use the service: %s', async (filePath, source) => {
+    expect(await importProblems(filePath, source)).toEqual([expect.stringContaining("does not run the service's code")])
+  })
+
+  it.each([
+    ['src-main/core/sync/x.test.ts', '../../../src-service/testing/service-fixture'],
+    ['src-main/core/testing/x.ts', '../../../src-service/testing/service-process'],
+    ['src-main/core/store/testing/x.ts', '../../../../src-service/store'],
+    ['src-main/platform/x.test.ts', '../../src-service/resources'],
+    ['src-main/index.test.ts', '../src-service/testing/service-process'],
+  ])('a main-process test or testing/ helper %s may start the real service: %s', async (filePath, source) => {
+    expect(await importProblems(filePath, source)).toEqual([])
+  })
+
+  it.each([
+    ['src-main/core/sync/x.ts', '../store/drafts'],
+    ['src-main/core/sync/x.test.ts', '../store/database'],
+    ['src-main/core/handlers/x.ts', '../atom/failure'],
+    ['src-main/core/testing/x.ts', '../sync/engine'],
+    ['src-main/core/x.ts', './handlers/posts'],
+    ['src-main/core/x.ts', './store/testing/crash-writer'],
+    ['src-main/core/store/testing/x.ts', '../../sync/clock'],
+  ])('%s may not reach into another folder of core: %s', async (filePath, source) => {
+    expect(await importProblems(filePath, source)).toEqual([expect.stringContaining("don't reach into another folder's files")])
+  })
+
+  it.each([
+    ['src-main/core/sync/x.ts', '../store'],
+    ['src-main/core/sync/x.ts', '../store/index'],
+    ['src-main/core/sync/x.ts', './engine'],
+    ['src-main/core/sync/x.ts', '../platform'],
+    ['src-main/core/sync/x.ts', '../../../src-protocol'],
+    ['src-main/core/sync/x.ts', '../../../src-shared/contract'],
+    ['src-main/core/sync/x.test.ts', '../testing/sync-fixture'],
+    ['src-main/core/x.ts', './handlers'],
+    ['src-main/core/store/testing/x.ts', '..'],
+    ['src-main/core/store/testing/x.ts', '../../sync'],
+  ])('%s may enter a folder of core through its door: %s', async (filePath, source) => {
+    expect(await importProblems(filePath, source)).toEqual([])
+  })
+
+  it.each([
+    ['src-renderer/src/features/posts/x.tsx', '../../lib/api'],
+    ['src-renderer/src/features/editor/x.tsx', '../../lib/api'],
+    ['src-renderer/src/x.tsx', './lib/api'],
+  ])('the component %s may not call the API: %s', async (filePath, source) => {
+    expect(await importProblems(filePath, source)).toEqual([expect.stringContaining("Components call their feature's store")])
+  })
+
+  it.each([
+    ['src-renderer/src/features/posts/x.ts', '../../lib/api'],
+    ['src-renderer/src/features/posts/x.tsx', './store'],
+    ['src-renderer/src/features/posts/x.tsx', '../../ui'],
+    ['src-renderer/src/features/posts/x.tsx', '../../lib/apiError'],
+    ['src-renderer/src/features/posts/x.tsx', '../../lib/links'],
+  ])('%s may import %s', async (filePath, source) => {
+    expect(await importProblems(filePath, source)).toEqual([])
+  })
+
+  it.each([
+    ['src-renderer/src/ui/x.tsx', '../lib/api'],
+    ['src-renderer/src/ui/x.ts', '../lib/api'],
+    ['src-renderer/src/ui/x.tsx', '../features/posts'],
+    ['src-renderer/src/ui/x.tsx', '../features/posts/store'],
+  ])('the design-system primitive %s may not import %s', async (filePath, source) => {
+    expect(await importProblems(filePath, source)).toEqual([expect.stringContaining('presentation only')])
+  })
+
+  it.each([
+    ['src-renderer/src/ui/x.tsx', './Button'],
+    ['src-renderer/src/ui/x.tsx', '../../../src-shared/contract'],
+  ])('the design-system primitive %s may import %s', async (filePath, source) => {
+    expect(await importProblems(filePath, source)).toEqual([])
+  })
+
   it.each(['react', '../index', '../../src-main/core', './nested/shape', 'zod'])(
     'the contract may not import %s',
     async (source) => {
@@ -99,6 +181,66 @@ describe('layering rules in eslint.config.js', () => {
     expect(await importProblems('src-main/core/x.ts', './electron')).toEqual([])
   })
 })
+
+describe("the main process's TypeScript projects", () => {
+  // A file of a composite project may import only the project's own files and its references' (TS6307 otherwise):
+  // src-main/tsconfig.json holds production code and does not reference src-service; tsconfig.test.json does.
+  const production = {
+    'src-main/core/sync/uses-service.ts': '../../../src-service/store',
+    'src-main/core/sync/uses-testing.ts': '../testing/manual-clock',
+    'src-main/windows/uses-service.ts': '../../src-service/testing/service-process',
+    'src-main/core/sync/uses-store.ts': '../store',
+    'src-main/core/sync/uses-protocol.ts': '../../../src-protocol',
+  }
+  // Each test reads a whole project's files: seconds, more on a busy machine.
+  const PROGRAM_TIMEOUT_MS = 90_000
+  const tests = { 'src-main/core/sync/uses-service.test.ts': '../../../src-service/testing/service-fixture' }
+
+  it('keep the service and the testing/ helpers out of production main code', () => {
+    expect(unlistedImports('src-main/tsconfig.json', production)).toEqual({
+      'src-main/core/sync/uses-service.ts': [expect.stringMatching(/src-service\/store\/index\.ts' is not listed/)],
+      'src-main/core/sync/uses-testing.ts': [expect.stringMatching(/core\/testing\/manual-clock\.ts' is not listed/)],
+      'src-main/windows/uses-service.ts': [expect.stringMatching(/service-process\.ts' is not listed/)],
+      'src-main/core/sync/uses-store.ts': [],
+      'src-main/core/sync/uses-protocol.ts': [],
+    })
+  }, PROGRAM_TIMEOUT_MS)
+
+  it("let the main process's tests start the real service", () => {
+    expect(unlistedImports('src-main/tsconfig.test.json', tests)).toEqual({ 'src-main/core/sync/uses-service.test.ts': [] })
+  }, PROGRAM_TIMEOUT_MS)
+})
+
+/** For each probe file (path: the module it imports), the TS6307 errors of `project` about files it does not list. */
+function unlistedImports(project: string, probes: Record<string, string>): Record<string, string[]> {
+  const config = ts.getParsedCommandLineOfConfigFile(join(root, project), undefined, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
+    },
+  })
+  if (!config) throw new Error(`${project} cannot be read`)
+  const code = new Map(Object.entries(probes).map(([name, source]) => [join(root, name), `import * as imported from '${source}'\n\nexport const used = imported\n`]))
+  const host = ts.createCompilerHost(config.options)
+  const { getSourceFile, fileExists } = host
+  host.getSourceFile = (name, ...rest) => {
+    const probe = code.get(name)
+    return probe === undefined ? getSourceFile.call(host, name, ...rest) : ts.createSourceFile(name, probe, ts.ScriptTarget.Latest)
+  }
+  host.fileExists = (name) => code.has(name) || fileExists.call(host, name)
+  const program = ts.createProgram({
+    rootNames: [...config.fileNames, ...code.keys()],
+    options: config.options,
+    projectReferences: config.projectReferences,
+    host,
+  })
+  const unlisted = (name: string) =>
+    program
+      .getSemanticDiagnostics(program.getSourceFile(join(root, name)))
+      .filter((diagnostic) => diagnostic.code === 6307)
+      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
+  return Object.fromEntries(Object.keys(probes).map((name) => [name, unlisted(name)]))
+}
 
 describe('electron imports in the tree', () => {
   it('come only from the Electron shell and the preload', () => {

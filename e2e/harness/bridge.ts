@@ -1,10 +1,11 @@
 // The test process plays Electron's main process. The page runs the very preload the app ships (out/preload/index.cjs)
-// with `require('electron')` answered by a shim: ipcRenderer.invoke goes to a Playwright binding that runs the
-// contract's dispatcher over the real core, and the core's events come back through ipcRenderer.on listeners.
+// with `require('electron')` answered by a shim: ipcRenderer.invoke goes to a Playwright binding that runs the app's
+// own dispatcher (src-main/ipc) over the real core, and the core's events come back through ipcRenderer.on listeners.
 import { readFile } from 'node:fs/promises'
 import type { Page } from '@playwright/test'
 import type { Core } from '../../src-main/core'
-import { createDispatcher, type Event as ContractEvent } from '../../src-shared/contract'
+import { dispatcherFor } from '../../src-main/ipc/dispatcher'
+import type { Event as ContractEvent } from '../../src-shared/contract'
 import { builtPreloadFile } from './paths'
 
 const INVOKE_BINDING = '__blogdeskInvoke'
@@ -24,7 +25,7 @@ export async function installBridge(page: Page, core: Core): Promise<Bridge> {
   const bugs: unknown[] = []
   const deliveryFailures: unknown[] = []
   // No test quits the app through the page: the shell's own answer has nothing to wait for here.
-  const dispatch = createDispatcher({ ...core.handlers, 'app:readyToQuit': async () => null }, (error) => bugs.push(error))
+  const dispatch = dispatcherFor({ ...core.handlers, 'app:readyToQuit': async () => null }, (error) => bugs.push(error))
   // Answers cross as JSON text: Electron's IPC copies them with the structured clone, far faster than Playwright's
   // value-by-value serialisation, which would make a large answer (a thousand drafts) look slow in the app.
   await page.exposeBinding(INVOKE_BINDING, async (_source, channel: string, request: unknown) =>

@@ -6,13 +6,16 @@ import { Accounts, type Vault } from './accounts'
 import type { Fetch } from './atom'
 import { FeedPoller } from './feed'
 import { inProcessImages, type ImageWorker } from './media'
-import { accountsHandlers } from './handlers/accounts'
-import { collectionsHandlers } from './handlers/collections'
-import { draftsHandlers } from './handlers/drafts'
-import { feedHandlers } from './handlers/feed'
-import { outboxHandlers } from './handlers/outbox'
-import { postsHandlers } from './handlers/posts'
-import type { CoreEventListener, Services } from './handlers/services'
+import {
+  accountsHandlers,
+  collectionsHandlers,
+  draftsHandlers,
+  feedHandlers,
+  outboxHandlers,
+  postsHandlers,
+  type CoreEventListener,
+  type Services,
+} from './handlers'
 import type { Platform } from './platform'
 import { Caches, Drafts, LocalStore, MediaCopies } from './store'
 import { accountsForSync, SyncEngine } from './sync'
@@ -42,7 +45,8 @@ export {
   type Stream,
 } from './json'
 export { AtomClient, RequestFailure, type FailureKind, type FeedPage, type PostToSend, type RemotePost } from './atom'
-export type { CoreEventListener } from './handlers/services'
+export type { CoreEventListener } from './handlers'
+export { CoreError, type CoreErrorCode } from './errors'
 export type { Connectivity, Platform, SandboxDetails, ShownPage } from './platform'
 export {
   MAX_MEDIA_BYTES,

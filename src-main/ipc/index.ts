@@ -2,8 +2,9 @@
 // from the top frame of one of our windows while that frame shows our page; the contract's dispatcher then checks
 // the arguments before core sees them.
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron'
-import { channels, createDispatcher, events, type Envelope, type ShellHandlers } from '../../src-shared/contract'
+import { channels, events, type Envelope, type ShellHandlers } from '../../src-shared/contract'
 import type { Core } from '../core'
+import { dispatcherFor } from './dispatcher'
 
 /** Which renderers may talk to core: AppWindows in the app. */
 export interface Renderers {
@@ -20,7 +21,7 @@ const knownEvents: ReadonlySet<string> = new Set(events)
  * function that undoes both.
  */
 export function registerIpc(core: Core, renderers: Renderers, shell: ShellHandlers): () => void {
-  const dispatch = createDispatcher({ ...core.handlers, ...shell })
+  const dispatch = dispatcherFor({ ...core.handlers, ...shell })
   for (const channel of channels) {
     ipcMain.handle(channel, (event, request: unknown) =>
       isTrusted(event, renderers) ? dispatch(channel, request) : refuse(channel, event),

@@ -1,7 +1,6 @@
 import type { IpcMainInvokeEvent, WebContents, WebFrameMain } from 'electron'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
-  BlogdeskError,
   channels,
   type AccountSummary,
   type Channel,
@@ -10,7 +9,7 @@ import {
   type Events,
   type Handlers,
 } from '../../src-shared/contract'
-import type { Core } from '../core'
+import { CoreError, type Core } from '../core'
 import { fake } from '../platform/testing/fake-electron'
 import { registerIpc, type Renderers } from '.'
 
@@ -143,14 +142,22 @@ describe('calls from our page', () => {
     expect(await invoke('accounts:list', null)).toMatchObject({ ok: true })
   })
 
-  it("turn core's BlogdeskError into a failure the renderer can branch on", async () => {
-    core.handlers['weblogs:list'].mockRejectedValueOnce(
-      new BlogdeskError('auth', 'The server refused the username or API password.'),
-    )
+  it("turn core's CoreError into a failure the renderer can branch on", async () => {
+    core.handlers['weblogs:list'].mockRejectedValueOnce(new CoreError('auth', 'The server refused the username or API password.'))
     expect(await invoke('weblogs:list', { accountId: 'a1', refresh: false })).toEqual({
       ok: false,
       error: { code: 'auth', message: 'The server refused the username or API password.' },
     })
+  })
+
+  it('answer any other error of core as a bug, and report it', async () => {
+    const reported = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    core.handlers['weblogs:list'].mockRejectedValueOnce(new TypeError('weblogs is not iterable'))
+    expect(await invoke('weblogs:list', { accountId: 'a1', refresh: false })).toMatchObject({
+      ok: false,
+      error: { code: 'bug', message: expect.stringMatching(/weblogs is not iterable.*data is safe/) },
+    })
+    expect(reported).toHaveBeenCalledWith(expect.any(TypeError))
   })
 
   it('never reach core with arguments that break the contract', async () => {

@@ -1,7 +1,6 @@
 // Seals secrets with the operating system's keychain (Keychain, DPAPI, libsecret/KWallet) through safeStorage.
 import { safeStorage } from 'electron'
-import { BlogdeskError } from '../../src-shared/contract'
-import type { SecretCipher } from '../core'
+import { CoreError, type SecretCipher } from '../core'
 
 export interface SafeStorageCipher extends SecretCipher {
   /**
@@ -26,7 +25,7 @@ export function safeStorageCipher(): SafeStorageCipher {
       try {
         return safeStorage.decryptString(Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength))
       } catch (error) {
-        throw new BlogdeskError(
+        throw new CoreError(
           'auth',
           "A saved password could not be unlocked: this computer's keychain no longer has the key it was sealed with. Remove the account and add it again.",
           { cause: error },
@@ -46,7 +45,7 @@ function isWeak(): boolean {
 // Checked on every use, not once: availability can change (a keyring gets locked) and is false before `ready`.
 function requireEncryption(): void {
   if (safeStorage.isEncryptionAvailable()) return
-  throw new BlogdeskError(
+  throw new CoreError(
     'auth',
     "Blogdesk cannot keep passwords safe because this computer's keychain is not available. Unlock or set up the system keychain (on Linux: GNOME Keyring or KWallet), then try again.",
   )

@@ -1,7 +1,7 @@
 // The one way out of Blogdesk to the browser. Only web pages go: `file:`, `javascript:` and custom schemes could run
 // or open things on this computer, and the renderer, which asks, shows remote content.
 import { shell } from 'electron'
-import { BlogdeskError } from '../../src-shared/contract'
+import { CoreError } from '../core'
 
 export function isWebLink(url: string): boolean {
   if (!URL.canParse(url)) return false
@@ -13,7 +13,7 @@ export function isWebLink(url: string): boolean {
 export async function openExternal(url: string): Promise<void> {
   if (!isWebLink(url)) {
     const shown = url.length > 80 ? `${url.slice(0, 80)}…` : url
-    throw new BlogdeskError('invalid-argument', `Blogdesk opens only web links (http or https) in the browser, not "${shown}".`)
+    throw new CoreError('invalid-argument', `Blogdesk opens only web links (http or https) in the browser, not "${shown}".`)
   }
   // Parsed and re-serialised, so the browser gets exactly the URL that was checked.
   await shell.openExternal(new URL(url).href)

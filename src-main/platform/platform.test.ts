@@ -4,8 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { BlogdeskError } from '../../src-shared/contract'
-import { AtomClient, FileVault, RequestFailure } from '../core'
+import { AtomClient, CoreError, FileVault, RequestFailure } from '../core'
 import {
   appPaths,
   CONNECTIVITY_POLL_MS,
@@ -52,7 +51,7 @@ describe('safeStorageCipher', () => {
     const sealed = cipher.encrypt('secret')
     fake.keychainLocked = true
     for (const attempt of [() => cipher.encrypt('secret'), () => cipher.decrypt(sealed)]) {
-      expect(attempt).toThrow(BlogdeskError)
+      expect(attempt).toThrow(CoreError)
       expect(attempt).toThrow(/keychain is not available.*Unlock or set up/)
     }
   })
@@ -226,7 +225,7 @@ describe('openExternal', () => {
     'not a url',
     '',
   ])('refuses %j, saying only web links open', async (url) => {
-    await expect(openExternal(url)).rejects.toThrow(BlogdeskError)
+    await expect(openExternal(url)).rejects.toThrow(CoreError)
     await expect(openExternal(url)).rejects.toThrow(/only web links \(http or https\)/)
     expect(shell.openExternal).not.toHaveBeenCalled()
   })

@@ -8,8 +8,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { utilityProcess, type UtilityProcess } from 'electron'
 import { parseSandboxFile, SANDBOX_FILE, SANDBOX_STOP_MESSAGE, type SandboxFile } from '../../src-protocol'
-import { BlogdeskError } from '../../src-shared/contract'
-import type { SandboxDetails } from '../core'
+import { CoreError, type SandboxDetails } from '../core'
 import { readJsonFile } from './json-file'
 
 export interface SandboxLauncherOptions {
@@ -145,8 +144,8 @@ export class SandboxLauncher {
 
 class PortTaken extends Error {}
 
-function failure(reason: string): BlogdeskError {
-  return new BlogdeskError(
+function failure(reason: string): CoreError {
+  return new CoreError(
     'bug',
     `The built-in sandbox did not start: ${reason.replace(/[.\s]+$/, '')}. Try again; if it keeps failing, please report it.`,
   )

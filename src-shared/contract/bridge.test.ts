@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { buildBlogApi, createDispatcher, type Handlers, type Transport } from './bridge'
 import { channels, events } from './channels'
-import { BlogdeskError } from './errors'
+import type { Failure, FailureCode } from './errors'
 
 const account = { id: 'a1', label: 'melody @ example.com', atomBase: 'https://example.com', username: 'melody', json: null, paused: null }
 
@@ -13,10 +13,21 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
   return { ...unexpected, ...overrides } as Handlers
 }
 
+/** A failure a handler explains, as main's own errors do; `failureOf` below is how main would translate it. */
+class Explained extends Error {
+  constructor(
+    readonly code: FailureCode,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+const failureOf = (error: unknown): Failure | null => (error instanceof Explained ? { code: error.code, message: error.message } : null)
+
 describe('createDispatcher', () => {
   it('passes a request that fits the contract to its handler and wraps the result', async () => {
     const add = vi.fn(async () => account)
-    const dispatch = createDispatcher(handlers({ 'accounts:add': add }))
+    const dispatch = createDispatcher(handlers({ 'accounts:add': add }), { failureOf })
     const request = { atomBase: ' https://example.com ', username: 'melody', apiPassword: 'pw' }
     expect(await dispatch('accounts:add', request)).toEqual({ ok: true, value: account })
     expect(add).toHaveBeenCalledWith({ atomBase: 'https://example.com', username: 'melody', apiPassword: 'pw' })
@@ -38,7 +49,7 @@ describe('createDispatcher', () => {
     ['a javascript: link', 'app:openExternal', { url: 'javascript:alert(1)' }, /http:\/\/ or https:\/\//],
   ])('refuses %s without calling any handler', async (_case, channel, request, message) => {
     const spy = vi.fn()
-    const dispatch = createDispatcher(Object.fromEntries(channels.map((name) => [name, spy])) as unknown as Handlers)
+    const dispatch = createDispatcher(Object.fromEntries(channels.map((name) => [name, spy])) as unknown as Handlers, { failureOf })
     const outcome = await dispatch(channel, request)
     expect(outcome).toMatchObject({ ok: false, error: { code: 'invalid-argument', message: expect.stringMatching(message) } })
     expect(spy).not.toHaveBeenCalled()
@@ -46,19 +57,19 @@ describe('createDispatcher', () => {
 
   it('passes only the fields of a draft that changed', async () => {
     const save = vi.fn(async () => ({}) as never)
-    const dispatch = createDispatcher(handlers({ 'drafts:save': save }))
+    const dispatch = createDispatcher(handlers({ 'drafts:save': save }), { failureOf })
     expect(await dispatch('drafts:save', { draftId: 'd1', title: 'Hello' })).toMatchObject({ ok: true })
     expect(save).toHaveBeenCalledWith({ draftId: 'd1', title: 'Hello', content: undefined, categories: undefined })
   })
 
-  it("carries a BlogdeskError's code and words to the renderer", async () => {
-    const dispatch = createDispatcher(handlers({ 'accounts:list': async () => Promise.reject(new BlogdeskError('offline', 'Could not reach x.')) }))
+  it('carries the code and words of a failure the handler explains to the renderer', async () => {
+    const dispatch = createDispatcher(handlers({ 'accounts:list': async () => Promise.reject(new Explained('offline', 'Could not reach x.')) }), { failureOf })
     expect(await dispatch('accounts:list', undefined)).toEqual({ ok: false, error: { code: 'offline', message: 'Could not reach x.' } })
   })
 
   it('reports any other failure as a bug, and tells the person their data is safe', async () => {
     const reportBug = vi.fn()
-    const dispatch = createDispatcher(handlers({ 'accounts:list': async () => Promise.reject(new TypeError('boom')) }), reportBug)
+    const dispatch = createDispatcher(handlers({ 'accounts:list': async () => Promise.reject(new TypeError('boom')) }), { failureOf, reportBug })
     const outcome = await dispatch('accounts:list', null)
     expect(outcome).toMatchObject({ ok: false, error: { code: 'bug', message: expect.stringMatching(/boom.*data is safe/) } })
     expect(reportBug).toHaveBeenCalledWith(expect.any(TypeError))

@@ -12,7 +12,7 @@ import {
   type ResultOf,
   type ShellChannel,
 } from './channels'
-import { BlogdeskError, type Envelope } from './errors'
+import type { Envelope, Failure } from './errors'
 
 type NamespaceOf<K> = K extends `${infer N}:${string}` ? N : never
 type MethodOf<K> = K extends `${string}:${infer M}` ? M : never
@@ -77,8 +77,15 @@ export type ShellHandlers = Pick<Handlers, ShellChannel>
 
 export type Dispatcher = (channel: string, request: unknown) => Promise<Envelope<unknown>>
 
+export interface DispatcherOptions {
+  /** The Failure a person is shown for what a handler threw; null when it is a defect in Blogdesk. */
+  failureOf(error: unknown): Failure | null
+  /** Where defects go; the console (as it is when the defect happens) unless given. */
+  reportBug?(error: unknown): void
+}
+
 /** Checks each request against the contract, runs its handler, and turns every outcome into an Envelope. */
-export function createDispatcher(handlers: Handlers, reportBug: (error: unknown) => void = console.error): Dispatcher {
+export function createDispatcher(handlers: Handlers, { failureOf, reportBug = (error) => console.error(error) }: DispatcherOptions): Dispatcher {
   return async (channel, request) => {
     try {
       if (!Object.hasOwn(requestChecks, channel)) throw new ContractViolation(`"${channel}"`, 'is not a channel')
@@ -87,7 +94,9 @@ export function createDispatcher(handlers: Handlers, reportBug: (error: unknown)
       const handler = handlers[known] as (request: unknown) => Promise<unknown>
       return { ok: true, value: await handler(checked) }
     } catch (error) {
-      if (error instanceof BlogdeskError) return { ok: false, error: { code: error.code, message: error.message } }
+      if (error instanceof ContractViolation) return { ok: false, error: { code: 'invalid-argument', message: error.message } }
+      const failure = failureOf(error)
+      if (failure) return { ok: false, error: failure }
       reportBug(error)
       return {
         ok: false,

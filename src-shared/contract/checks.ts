@@ -1,12 +1,11 @@
 // Runtime checks for what the renderer sends. The renderer is untrusted: every request is checked before a handler
 // sees it, and a request that does not fit is refused whole.
-import { BlogdeskError } from './errors'
-
 export type Check<T> = (value: unknown, path: string) => T
 
-export class ContractViolation extends BlogdeskError {
+/** A request that does not fit the contract; the dispatcher answers it as an 'invalid-argument' Failure. */
+export class ContractViolation extends Error {
   constructor(path: string, expectation: string) {
-    super('invalid-argument', `${path} ${expectation}.`)
+    super(`${path} ${expectation}.`)
     this.name = 'ContractViolation'
   }
 }

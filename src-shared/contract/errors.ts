@@ -23,14 +23,3 @@ export interface Failure {
 }
 
 export type Envelope<T> = { ok: true; value: T } | { ok: false; error: Failure }
-
-/** Thrown by main-process code for failures a person can act on; the dispatcher turns it into a Failure. */
-export class BlogdeskError extends Error {
-  readonly code: FailureCode
-
-  constructor(code: FailureCode, message: string, options?: { cause?: unknown }) {
-    super(message, options)
-    this.name = 'BlogdeskError'
-    this.code = code
-  }
-}

@@ -19,6 +19,7 @@ export {
   type BlogApi,
   type CoreHandlers,
   type Dispatcher,
+  type DispatcherOptions,
   type Handlers,
   type ShellHandlers,
   type Transport,

@@ -2,7 +2,8 @@
 // An account may also have a side on the JSON interface, signed in with OAuth (json-side.ts).
 import { randomUUID } from 'node:crypto'
 import type { WsseCredentials } from '../../../src-protocol'
-import { BlogdeskError, type AccountSummary, type NewAccount, type Weblog } from '../../../src-shared/contract'
+import type { AccountSummary, NewAccount, Weblog } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import { discoverWeblogRoot, listWeblogs, type Fetch } from '../atom'
 import type { JsonClient } from '../json'
 import type { LocalStore, Row } from '../store'
@@ -66,7 +67,7 @@ export class Accounts {
     const credentials = { username, password: request.apiPassword }
     const { weblogRoot } = await discoverWeblogRoot(this.#fetch, atomBase, credentials)
     if (this.#store.get('SELECT 1 FROM accounts WHERE weblog_root = :weblogRoot AND username = :username', { weblogRoot, username })) {
-      throw new BlogdeskError('rejected', `${username} at ${new URL(weblogRoot).host} is already in your accounts.`)
+      throw new CoreError('rejected', `${username} at ${new URL(weblogRoot).host} is already in your accounts.`)
     }
     const account: StoredAccount = { id: randomUUID(), atomBase, weblogRoot, username, jsonBase: null, jsonUsername: null }
     await this.#vault.set(apiPasswordKey(account.id), request.apiPassword)
@@ -123,7 +124,7 @@ export class Accounts {
     const account = this.#find(accountId)
     const password = await this.#vault.get(apiPasswordKey(account.id))
     if (password === null) {
-      throw new BlogdeskError('auth', `The API password for ${account.username} is missing from this computer's keychain. Remove the account and add it again.`)
+      throw new CoreError('auth', `The API password for ${account.username} is missing from this computer's keychain. Remove the account and add it again.`)
     }
     return { username: account.username, password }
   }
@@ -175,7 +176,7 @@ export class Accounts {
 
   #find(accountId: string): StoredAccount {
     const row = this.#store.get('SELECT * FROM accounts WHERE id = :accountId', { accountId })
-    if (!row) throw new BlogdeskError('not-found', 'That account is no longer in Blogdesk; it may have been removed.')
+    if (!row) throw new CoreError('not-found', 'That account is no longer in Blogdesk; it may have been removed.')
     return fromRow(row)
   }
 }

@@ -3,7 +3,7 @@
 // secret, the access token and its secret live only in the vault. Credentials are kept only once the service has
 // accepted them: a signed read of the API key (which checks the consumer secret) and of the identification URL
 // (which checks the token).
-import { BlogdeskError } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import { RequestFailure, type Fetch } from '../atom'
 import { exchangeForAccessToken, fetchRequestToken, JsonClient, type JsonApplication, type JsonUser } from '../json'
 import type { LocalStore } from '../store'
@@ -139,7 +139,7 @@ export class JsonSides {
   client(accountId: string): JsonClient {
     const side = this.describe(accountId)
     if (!side) {
-      throw new BlogdeskError('auth', 'This account is not connected to a JSON service yet. Sign in with OAuth from the account’s settings first.')
+      throw new CoreError('auth', 'This account is not connected to a JSON service yet. Sign in with OAuth from the account’s settings first.')
     }
     return new JsonClient({
       fetch: this.#fetch,
@@ -152,7 +152,7 @@ export class JsonSides {
           this.#vault.get(keys.authTokenSecret),
         ])
         if (apiSecret === null || authToken === null || authTokenSecret === null) {
-          throw new BlogdeskError('auth', `The OAuth sign-in for ${side.username} is missing from this computer’s keychain. Sign in with OAuth again.`)
+          throw new CoreError('auth', `The OAuth sign-in for ${side.username} is missing from this computer’s keychain. Sign in with OAuth again.`)
         }
         return { consumerKey: side.apiKey, consumerSecret: apiSecret, token: { key: authToken, secret: authTokenSecret } }
       },
@@ -203,7 +203,7 @@ export class JsonSides {
     if (changes === 0) {
       // Removed while the service was being asked: its secrets must not outlive it.
       await this.forget(accountId)
-      throw new BlogdeskError('not-found', 'That account is no longer in Blogdesk; it may have been removed.')
+      throw new CoreError('not-found', 'That account is no longer in Blogdesk; it may have been removed.')
     }
     return side
   }
@@ -212,9 +212,9 @@ export class JsonSides {
 function trimmed<T extends JsonConsumer>(consumer: T): T {
   const jsonBase = consumer.jsonBase.trim()
   if (!isWebAddress(jsonBase)) {
-    throw new BlogdeskError('invalid-argument', `"${jsonBase}" is not a web address. Give the JSON service's address, such as https://api.example.com.`)
+    throw new CoreError('invalid-argument', `"${jsonBase}" is not a web address. Give the JSON service's address, such as https://api.example.com.`)
   }
-  if (consumer.apiKey.trim() === '') throw new BlogdeskError('invalid-argument', 'Give the API key the application was registered with.')
+  if (consumer.apiKey.trim() === '') throw new CoreError('invalid-argument', 'Give the API key the application was registered with.')
   return { ...consumer, jsonBase, apiKey: consumer.apiKey.trim() }
 }
 
@@ -250,7 +250,7 @@ function describeDuration(ms: number): string {
 }
 
 function fail(message: string): never {
-  throw new BlogdeskError('auth', message)
+  throw new CoreError('auth', message)
 }
 
 /** A refusal of the API key or its secret, said as such; other failures (offline, clock skew) keep their words. */

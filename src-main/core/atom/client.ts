@@ -16,7 +16,7 @@ import {
   type ExtensionElement,
   type WsseCredentials,
 } from '../../../src-protocol'
-import { BlogdeskError } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import { collectionsFromLinks, readRootListing } from './discovery'
 import { hostOf, RequestFailure, unusableAnswer } from './failure'
 import { postFileEntry } from './file-post'
@@ -270,7 +270,7 @@ async function openFile(file: { path: string; name: string }): Promise<FileHandl
   try {
     return await open(file.path, 'r')
   } catch (error) {
-    throw new BlogdeskError(
+    throw new CoreError(
       'not-found',
       `The file "${file.name}" could not be opened (${(error as NodeJS.ErrnoException).code ?? String(error)}); it may have been moved or deleted. Add it again.`,
       { cause: error },
@@ -284,7 +284,7 @@ async function gpsRemoval(handle: FileHandle, size: number, file: { path: string
   if (patches !== null) return patches
   const position: unknown = await exifr.gps(file.path).catch(() => undefined)
   if (position) {
-    throw new BlogdeskError(
+    throw new CoreError(
       'rejected',
       `"${file.name}" (${file.type}) holds the place where it was taken, and Blogdesk can take that out only of JPEG photos. Export it as JPEG, or send it with its location.`,
     )

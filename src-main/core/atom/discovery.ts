@@ -1,6 +1,7 @@
 // Finding a person's weblogs from the root listing: follow the links the server announces, never build URLs.
 import { readLinkFeed, XmlError, type AtomLink, type WsseCredentials } from '../../../src-protocol'
-import { BlogdeskError, type Weblog } from '../../../src-shared/contract'
+import type { Weblog } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import { unusableAnswer } from './failure'
 import { atomRequest, type Fetch } from './http'
 
@@ -42,16 +43,16 @@ export interface DiscoveredRoot {
 /** Tries each candidate root in turn; a refusal of the credentials stops the search, since it will not improve. */
 export async function discoverWeblogRoot(fetch: Fetch, atomBase: string, credentials: WsseCredentials): Promise<DiscoveredRoot> {
   const candidates = weblogRootCandidates(atomBase)
-  let lastMiss: BlogdeskError | null = null
+  let lastMiss: CoreError | null = null
   for (const weblogRoot of candidates) {
     try {
       return { weblogRoot, weblogs: await listWeblogs(fetch, weblogRoot, credentials) }
     } catch (error) {
-      if (!(error instanceof BlogdeskError) || (error.code !== 'not-found' && error.code !== 'rejected')) throw error
+      if (!(error instanceof CoreError) || (error.code !== 'not-found' && error.code !== 'rejected')) throw error
       lastMiss = error
     }
   }
-  throw new BlogdeskError(
+  throw new CoreError(
     'rejected',
     `No Atom weblog listing was found at ${new URL(atomBase).origin} (tried ${candidates.join(' and ')}). Check the Atom address: for Movable Type it ends in mt-atom.cgi/weblog.`,
     { cause: lastMiss },

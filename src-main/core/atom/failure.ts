@@ -1,7 +1,7 @@
 // How an Atom request can fail, sorted by what the caller must do next: a RequestFailure's kind tells the sync
 // engine whether to retry, reconcile, wait, or ask the person; its message tells the person, in words.
 import { parseXml } from '../../../src-protocol'
-import { BlogdeskError, type FailureCode } from '../../../src-shared/contract'
+import { CoreError, type CoreErrorCode } from '../errors'
 
 export type FailureKind =
   /** Nothing the server could act on reached it (connection refused, DNS, connect timeout, body cut short): safe to retry. */
@@ -21,8 +21,8 @@ export type FailureKind =
   /** 409 or 412: the server's copy changed since ours. */
   | 'conflict'
 
-/** The contract's code for each kind, for failures that reach the renderer as they are. */
-const CODE_OF_KIND: Record<FailureKind, FailureCode> = {
+/** Core's code for each kind, for failures that reach the person as they are. */
+const CODE_OF_KIND: Record<FailureKind, CoreErrorCode> = {
   unreachable: 'offline',
   'outcome-unknown': 'offline',
   'server-busy': 'offline',
@@ -33,7 +33,7 @@ const CODE_OF_KIND: Record<FailureKind, FailureCode> = {
   conflict: 'rejected',
 }
 
-export class RequestFailure extends BlogdeskError {
+export class RequestFailure extends CoreError {
   readonly kind: FailureKind
   /** From Retry-After on a 503 or 429, in milliseconds from when the answer came; null when the server gave none. */
   readonly retryAfterMs: number | null

@@ -12,7 +12,7 @@ import type { FileHandle } from 'node:fs/promises'
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { ATOM_MEDIA_TYPE, type WsseCredentials } from '../../../src-protocol'
-import { BlogdeskError } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import { base64Length, encodeBase64Into } from './base64'
 import { answerFailure, hostOf, RequestFailure, transportFailure, type SendProgress } from './failure'
 import { applyPatches, type Patch } from './gps'
@@ -244,8 +244,8 @@ async function* chunksOf(file: FileToSend): AsyncGenerator<Buffer> {
   }
 }
 
-function fileChanged(name: string): BlogdeskError {
-  return new BlogdeskError(
+function fileChanged(name: string): CoreError {
+  return new CoreError(
     'rejected',
     `The file "${name}" changed while it was being sent, so the server did not get all of it and kept nothing. Send it again once the file is saved.`,
   )

@@ -10,7 +10,7 @@ import {
   type AtomLink,
   type EntryToWrite,
 } from '../../../src-protocol'
-import { BlogdeskError } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 
 export interface RemotePost {
   /** Where the post is read, replaced and deleted (service.edit). */
@@ -52,7 +52,7 @@ export function entryOfPost(post: PostToSend): EntryToWrite {
 function utcDate(text: string): string {
   const date = parseW3cDate(text)
   if (date === null) {
-    throw new BlogdeskError('invalid-argument', `The post's date "${text}" is not a date and time; write it as 2024-05-06T07:08:09Z.`)
+    throw new CoreError('invalid-argument', `The post's date "${text}" is not a date and time; write it as 2024-05-06T07:08:09Z.`)
   }
   return formatW3cDate(date)
 }

@@ -4,7 +4,7 @@
 // flag saying so. When the service cannot be reached, that account's friends wait longer each time (doubling, up to a
 // cap, and never less than a Retry-After), and go back to their interval after the first success.
 import { randomUUID } from 'node:crypto'
-import { BlogdeskError } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import { RequestFailure } from '../atom'
 import type { JsonClient, JsonEvent } from '../json'
 import type { LocalStore } from '../store'
@@ -158,7 +158,7 @@ export class FeedPoller {
    */
   async addFriend(accountId: string, usernameOrUrlId: string): Promise<Friend> {
     const who = usernameOrUrlId.trim()
-    if (who === '') throw new BlogdeskError('invalid-argument', 'Give the username or the id of the person to follow.')
+    if (who === '') throw new CoreError('invalid-argument', 'Give the username or the id of the person to follow.')
     const user = await this.#clientOf(accountId).user(who)
     const friend = this.#feed.addFriend(randomUUID(), accountId, user, this.#clock.now())
     if (this.#running && !this.#due.has(friend.id)) {
@@ -216,7 +216,7 @@ export class FeedPoller {
     try {
       return await this.refresh(friendId)
     } catch (error) {
-      if (error instanceof BlogdeskError && this.#feed.friend(friendId)) return this.status(friendId)
+      if (error instanceof CoreError && this.#feed.friend(friendId)) return this.status(friendId)
       throw error
     }
   }
@@ -249,7 +249,7 @@ export class FeedPoller {
   setPollInterval(friendId: string, intervalMs: number | null): Friend {
     this.#find(friendId)
     if (intervalMs !== null && (!Number.isFinite(intervalMs) || intervalMs < 10_000)) {
-      throw new BlogdeskError('invalid-argument', 'Look for news at most every 10 seconds; a shorter interval would only load the service.')
+      throw new CoreError('invalid-argument', 'Look for news at most every 10 seconds; a shorter interval would only load the service.')
     }
     this.#feed.setIntervalSeconds(friendId, intervalMs === null ? null : Math.round(intervalMs / 1000))
     const friend = this.#find(friendId)
@@ -355,7 +355,7 @@ export class FeedPoller {
   }
 
   #failed(friend: FriendRecord, error: unknown): void {
-    if (!(error instanceof BlogdeskError)) return
+    if (!(error instanceof CoreError)) return
     const now = this.#clock.now()
     const offline = error.code === 'offline'
     this.#feed.recordFailure(friend.id, error.message, offline, now)
@@ -412,7 +412,7 @@ export class FeedPoller {
         await this.refresh(friendId)
       } catch (error) {
         // Recorded with the friend and announced; a look that failed for a bug is reported and retried later.
-        if (!(error instanceof BlogdeskError)) {
+        if (!(error instanceof CoreError)) {
           console.error(`Looking at a friend's events failed:`, error)
           const friend = this.#feed.friend(friendId)
           if (friend) this.#due.set(friendId, this.#clock.now() + this.#interval(friend))
@@ -445,7 +445,7 @@ export class FeedPoller {
 
   #find(friendId: string): FriendRecord {
     const friend = this.#feed.friend(friendId)
-    if (!friend) throw new BlogdeskError('not-found', 'That friend is no longer in your feed; they may have been removed.')
+    if (!friend) throw new CoreError('not-found', 'That friend is no longer in your feed; they may have been removed.')
     return friend
   }
 

@@ -1,6 +1,7 @@
 // The accounts, weblogs and app namespaces: adding and removing accounts, their API password and JSON side, the
 // built-in sandbox, and the app's status (connectivity, the outbox's counts, paused accounts) as it changes.
-import { BlogdeskError, type AccountSummary, type AppStatus } from '../../../src-shared/contract'
+import type { AccountSummary, AppStatus } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import { localMediaIn, type Operation } from '../sync'
 import type { HandlersOf, Services } from './services'
 
@@ -103,7 +104,7 @@ export function accountsHandlers(services: Services): HandlersOf<'accounts' | 'w
         caches.replaceWeblogs(accountId, weblogs)
         return weblogs
       } catch (error) {
-        if (cached && error instanceof BlogdeskError && error.code === 'offline') return cached.value
+        if (cached && error instanceof CoreError && error.code === 'offline') return cached.value
         throw error
       }
     },
@@ -113,7 +114,7 @@ export function accountsHandlers(services: Services): HandlersOf<'accounts' | 'w
     'app:openExternal': async ({ url }) => {
       const { protocol } = new URL(url)
       if (protocol !== 'http:' && protocol !== 'https:') {
-        throw new BlogdeskError('invalid-argument', `Blogdesk opens only web pages (http or https) in the browser, not "${url}".`)
+        throw new CoreError('invalid-argument', `Blogdesk opens only web pages (http or https) in the browser, not "${url}".`)
       }
       await platform.openExternal(url)
       return null

@@ -2,7 +2,8 @@
 // would hold the list's queue until the person dealt with it. The rules are the typed lists' (spec §2.7): each
 // type's elements in its own namespace, a rating only for music and books, a person's notes as a one-line biography.
 import { emailAddress, NS, webAddress } from '../../../src-protocol'
-import { BlogdeskError, type ListType, type NewListEntry } from '../../../src-shared/contract'
+import type { ListType, NewListEntry } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import type { ListItemToSend } from '../atom'
 
 interface TypeRules {
@@ -60,15 +61,15 @@ export function listItemToSend(entry: NewListEntry): ListItemToSend {
   const fields: Record<string, string> = {}
   for (const [name, raw] of Object.entries(entry.fields)) {
     if (!rules.fields.includes(name)) {
-      throw new BlogdeskError('invalid-argument', `A ${entry.listType} item has no “${name}”; it has ${rules.fields.join(', ')}.`)
+      throw new CoreError('invalid-argument', `A ${entry.listType} item has no “${name}”; it has ${rules.fields.join(', ')}.`)
     }
     const value = raw.trim()
     if (value === '') continue
     fields[name] = name === 'email' ? checkedEmail(value) : name in WEB_ADDRESS_FIELDS ? checkedWebAddress(value, WEB_ADDRESS_FIELDS[name]!) : value
   }
-  if (!rules.identifying.some((name) => name in fields)) throw new BlogdeskError('invalid-argument', rules.missing)
+  if (!rules.identifying.some((name) => name in fields)) throw new CoreError('invalid-argument', rules.missing)
   if (entry.rating !== null && !rules.rated) {
-    throw new BlogdeskError('invalid-argument', `A ${entry.listType} item has no rating; only music and books are rated.`)
+    throw new CoreError('invalid-argument', `A ${entry.listType} item has no rating; only music and books are rated.`)
   }
   const notes = entry.notes?.trim() ?? ''
   return {
@@ -83,13 +84,13 @@ export function listItemToSend(entry: NewListEntry): ListItemToSend {
 function checkedWebAddress(value: string, label: string): string {
   const address = webAddress(value)
   if (address === null) {
-    throw new BlogdeskError('invalid-argument', `The ${label} “${value}” is not a web address. Give the whole address, starting with http:// or https://.`)
+    throw new CoreError('invalid-argument', `The ${label} “${value}” is not a web address. Give the whole address, starting with http:// or https://.`)
   }
   return address
 }
 
 function checkedEmail(value: string): string {
   const address = emailAddress(value)
-  if (address === null) throw new BlogdeskError('invalid-argument', `“${value}” is not an email address; write it as name@example.com.`)
+  if (address === null) throw new CoreError('invalid-argument', `“${value}” is not an email address; write it as name@example.com.`)
   return address
 }

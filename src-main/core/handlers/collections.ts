@@ -5,15 +5,15 @@
 // lists listing does not say what a list holds. So an album shows the photos Blogdesk sent to it, a list the items
 // Blogdesk added, and a list's type is the one the person chose when first adding to it.
 import { basename } from 'node:path'
-import {
-  BlogdeskError,
-  type AlbumPhoto,
-  type CollectionListing,
-  type CollectionRef,
-  type CollectionsRequest,
-  type CollectionSummary,
-  type ListEntry,
+import type {
+  AlbumPhoto,
+  CollectionListing,
+  CollectionRef,
+  CollectionsRequest,
+  CollectionSummary,
+  ListEntry,
 } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import { collectionRoot, type Collection } from '../atom'
 import { readPhotoPreview } from '../media'
 import type { Cached } from '../store'
@@ -96,7 +96,7 @@ export function collectionsHandlers(services: Services): HandlersOf<'albums' | '
     try {
       collections = await clients.atomClient(accountId).listCollections(root)
     } catch (error) {
-      if (!(error instanceof BlogdeskError) || error.code === 'bug') throw error
+      if (!(error instanceof CoreError) || error.code === 'bug') throw error
       // A server without albums or lists (Movable Type) has no such listing: it simply has none.
       if (error.code === 'not-found') collections = []
       else return fromCache(cached ? `${error.message} These are your ${plural} as last read from the server.` : error.message)
@@ -117,7 +117,7 @@ export function collectionsHandlers(services: Services): HandlersOf<'albums' | '
     const found = listing.collections.find((collection) => collection.postUri === collectionUri)
     if (found) return found
     const what = kind === 'gallery' ? 'album' : 'list'
-    throw new BlogdeskError(
+    throw new CoreError(
       listing.problem ? 'offline' : 'not-found',
       listing.problem ?? `That ${what} is not among this account’s ${WORDS[kind].plural} on the server any more. Choose another one in the sidebar.`,
     )
@@ -137,7 +137,7 @@ export function collectionsHandlers(services: Services): HandlersOf<'albums' | '
       await requireCollection(request, 'gallery')
       const copy = await media.add(request.path, { imageOnly: true })
       if (request.stripGps && copy.type !== 'image/jpeg' && (await readPhotoPreview(copy.path)).location !== null) {
-        throw new BlogdeskError(
+        throw new CoreError(
           'invalid-argument',
           `“${basename(request.path)}” records where it was taken, and Blogdesk can take that out only of JPEG photos. Send it with its location, or export it as a JPEG first.`,
         )

@@ -1,7 +1,8 @@
 // The drafts namespace: what the editor writes, kept locally from the first keystroke, its history, publishing it
 // through the outbox, deleting it, and settling a conflict with the weblog. The media namespace (images pasted,
 // dropped or picked into a post) is in media.ts.
-import { BlogdeskError, type DraftSummary, type PostDraft } from '../../../src-shared/contract'
+import type { DraftSummary, PostDraft } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import type { Draft } from '../store'
 import { mediaHandlers } from './media'
 import { postDraftOf, summaryOf } from './posts'
@@ -31,7 +32,7 @@ export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media
 
   const requireDraft = (draftId: string): Draft => {
     const draft = drafts.get(draftId)
-    if (!draft) throw new BlogdeskError('not-found', 'That draft is no longer in Blogdesk; it may have been deleted.')
+    if (!draft) throw new CoreError('not-found', 'That draft is no longer in Blogdesk; it may have been deleted.')
     return draft
   }
   const announce = (draftId: string) => {
@@ -111,7 +112,7 @@ export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media
       // Never published: what is queued of it goes with it (discarding its create drops the edits behind it).
       const open = sync.operations(draft.accountId).filter((operation) => operation.draftId === draftId)
       if (open.some((operation) => operation.state === 'sending')) {
-        throw new BlogdeskError(
+        throw new CoreError(
           'rejected',
           `“${draft.title.trim() || 'Untitled'}” is being sent to the weblog right now. Wait until it shows as published, then delete it.`,
         )
@@ -125,7 +126,7 @@ export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media
     async 'drafts:resolveConflict'({ draftId, choice, merged }) {
       const draft = requireDraft(draftId)
       if (draft.state !== 'conflict') {
-        throw new BlogdeskError(
+        throw new CoreError(
           'rejected',
           `“${draft.title.trim() || 'Untitled'}” is no longer in conflict with the weblog. Reopen it to see where it stands.`,
         )
@@ -138,7 +139,7 @@ export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media
           return postDraft(requireDraft(draftId))
         case 'merged':
           if (merged === null) {
-            throw new BlogdeskError('invalid-argument', 'A merged version needs its title, text and categories; none were given.')
+            throw new CoreError('invalid-argument', 'A merged version needs its title, text and categories; none were given.')
           }
           drafts.save(draftId, merged, { newRevision: true })
           return postDraft(await publish(draftId))

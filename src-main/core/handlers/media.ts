@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto'
 import { mkdirSync, rmSync } from 'node:fs'
 import { rm, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { BlogdeskError, type LocalImage } from '../../../src-shared/contract'
+import type { LocalImage } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import { IMAGE_EXTENSIONS, IMAGE_FORMATS_IN_WORDS, SNIFF_BYTES, sniffImageType, type ImageWorker } from '../media'
 import type { MediaCopy } from '../store'
 import type { HandlersOf, Services } from './services'
@@ -48,7 +49,7 @@ export function mediaHandlers(services: Services): HandlersOf<'media'> {
     async 'media:importBytes'({ name, bytes }) {
       const type = sniffImageType(bytes.subarray(0, SNIFF_BYTES))
       if (type === null) {
-        throw new BlogdeskError('invalid-argument', `“${name}” is not an image Blogdesk can put in a post: it takes ${IMAGE_FORMATS_IN_WORDS} images.`)
+        throw new CoreError('invalid-argument', `“${name}” is not an image Blogdesk can put in a post: it takes ${IMAGE_FORMATS_IN_WORDS} images.`)
       }
       // MediaCopies takes files: the pasted bytes go through one, in the data dir, removed once copied in.
       const pasted = join(pastedDir, `${randomUUID()}.${IMAGE_EXTENSIONS[type]}`)
@@ -63,7 +64,7 @@ export function mediaHandlers(services: Services): HandlersOf<'media'> {
     async 'media:preview'({ hash }) {
       const copy = media.get(hash)
       if (copy === null) {
-        throw new BlogdeskError(
+        throw new CoreError(
           'not-found',
           'An image of this post is no longer in Blogdesk’s media folder, so it cannot be shown or published. Remove it from the post and add the file again.',
         )
@@ -77,7 +78,7 @@ async function makePreview(images: ImageWorker, copy: MediaCopy, what: string): 
   try {
     return { hash: copy.hash, ...(await images.run({ kind: 'editor-preview', path: copy.path, type: copy.type, size: copy.size })) }
   } catch (error) {
-    throw new BlogdeskError(
+    throw new CoreError(
       'invalid-argument',
       `${what} cannot be shown in the editor: Blogdesk could not read its ${formatOf(copy.type)} data (${(error as Error).message}). Save it as a JPEG or PNG and add it again.`,
       { cause: error },

@@ -1,16 +1,16 @@
 // The weblog's posts as the server has them, and its categories: read through the account's Atom client, cached so
 // they show offline, and opened in the editor as local drafts (edits and deletions then go out through the outbox).
-import {
-  BlogdeskError,
-  type CategoryListing,
-  type DraftSummary,
-  type PostDraft,
-  type PostsPage,
-  type RemotePostRef,
-  type RemotePostSummary,
-  type Weblog,
-  type WeblogAddress,
+import type {
+  CategoryListing,
+  DraftSummary,
+  PostDraft,
+  PostsPage,
+  RemotePostRef,
+  RemotePostSummary,
+  Weblog,
+  WeblogAddress,
 } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import type { FeedPage, RemotePost } from '../atom'
 import type { Draft } from '../store'
 import { accountsForSync, contentHash } from '../sync'
@@ -31,13 +31,13 @@ export function postsHandlers(services: Services): HandlersOf<'posts' | 'categor
     const cached = caches.weblog(accountId, weblogPostUri)
     if (cached) return cached
     if (!isOnline()) {
-      throw new BlogdeskError('offline', 'This computer is offline and this weblog has not been loaded here before. Connect to the network and try again.')
+      throw new CoreError('offline', 'This computer is offline and this weblog has not been loaded here before. Connect to the network and try again.')
     }
     const weblogs = await accounts.weblogs(accountId)
     caches.replaceWeblogs(accountId, weblogs)
     const weblog = weblogs.find((candidate) => candidate.postUri === weblogPostUri)
     if (!weblog) {
-      throw new BlogdeskError('not-found', 'That weblog is no longer among this account’s weblogs on the server. Choose another one in the sidebar.')
+      throw new CoreError('not-found', 'That weblog is no longer among this account’s weblogs on the server. Choose another one in the sidebar.')
     }
     return weblog
   }
@@ -100,7 +100,7 @@ export function postsHandlers(services: Services): HandlersOf<'posts' | 'categor
     }
     const cached = caches.feedPost(accountId, editUri)
     if (cached) return cached.value
-    throw new BlogdeskError('offline', 'This computer is offline and Blogdesk has no copy of that post yet. Open it again once you are back online.')
+    throw new CoreError('offline', 'This computer is offline and Blogdesk has no copy of that post yet. Open it again once you are back online.')
   }
 
   function pageOf(address: WeblogAddress, page: FeedPage, fetched: { offline: boolean; fetchedAt: string | null }): PostsPage {
@@ -130,21 +130,21 @@ export function postsHandlers(services: Services): HandlersOf<'posts' | 'categor
     async 'posts:page'(request) {
       const weblog = await weblogOf(request)
       if (weblog.feedUri === null) {
-        throw new BlogdeskError(
+        throw new CoreError(
           'rejected',
           `The server of “${weblog.title}” announces no FeedURI, so its published posts cannot be listed here. Its drafts still publish.`,
         )
       }
       const uri = request.pageUri ?? weblog.feedUri
       requireOnServerOf(uri, weblog, 'page of posts')
-      const fromCache = (failure: BlogdeskError) => {
+      const fromCache = (failure: CoreError) => {
         const cached = caches.feedPage(request.accountId, uri)
         if (!cached) throw failure
         return pageOf(request, cached.value, { offline: true, fetchedAt: cached.fetchedAt })
       }
       if (!isOnline()) {
         return fromCache(
-          new BlogdeskError('offline', `This computer is offline and the posts of “${weblog.title}” have not been loaded here before. They will show once it is back online.`),
+          new CoreError('offline', `This computer is offline and the posts of “${weblog.title}” have not been loaded here before. They will show once it is back online.`),
         )
       }
       try {
@@ -198,7 +198,7 @@ export function postsHandlers(services: Services): HandlersOf<'posts' | 'categor
         caches.replaceCategories(request.accountId, request.weblogPostUri, categories)
         return { categories, fetchedAt: caches.categories(request.accountId, request.weblogPostUri)!.fetchedAt, problem: null }
       } catch (error) {
-        if (!(error instanceof BlogdeskError) || error.code === 'bug') throw error
+        if (!(error instanceof CoreError) || error.code === 'bug') throw error
         return fromCache(cached ? `${error.message} These are the categories as last read from the server.` : error.message)
       }
     },
@@ -206,8 +206,8 @@ export function postsHandlers(services: Services): HandlersOf<'posts' | 'categor
 }
 
 /** The server could not be reached or did not answer: what was cached may stand in. */
-function isUnreachable(error: unknown): error is BlogdeskError {
-  return error instanceof BlogdeskError && error.code === 'offline'
+function isUnreachable(error: unknown): error is CoreError {
+  return error instanceof CoreError && error.code === 'offline'
 }
 
 /**
@@ -216,7 +216,7 @@ function isUnreachable(error: unknown): error is BlogdeskError {
  */
 function requireOnServerOf(uri: string, weblog: Weblog, what: string): void {
   if (originOf(uri) !== originOf(weblog.postUri)) {
-    throw new BlogdeskError('invalid-argument', `That ${what} is not on the server of “${weblog.title}”, so Blogdesk will not ask for it with this account.`)
+    throw new CoreError('invalid-argument', `That ${what} is not on the server of “${weblog.title}”, so Blogdesk will not ask for it with this account.`)
   }
 }
 

@@ -3,7 +3,7 @@
 // signed when sent), and every answer is checked against the shapes the app uses before anyone sees it: an answer
 // that does not fit is a RequestFailure ('rejected' for the renderer) that says which field, never a crash.
 import type { OAuthClientCredentials } from '../../../src-protocol'
-import { BlogdeskError } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import { RequestFailure, type Fetch } from '../atom'
 import { hostOf } from '../atom'
 import { signedRequest, type Answer } from './http'
@@ -80,7 +80,7 @@ export class JsonClient {
     const query = new URLSearchParams()
     if (options.startIndex !== undefined) {
       if (!Number.isSafeInteger(options.startIndex) || options.startIndex < 1) {
-        throw new BlogdeskError('invalid-argument', `startIndex counts from 1; ${options.startIndex} cannot be asked for.`)
+        throw new CoreError('invalid-argument', `startIndex counts from 1; ${options.startIndex} cannot be asked for.`)
       }
       query.set('start-index', String(options.startIndex))
     }
@@ -131,7 +131,7 @@ function readAnswer<T>(answer: Answer, reader: Reader<T>): T {
 
 function pageSize(limit: number): number {
   if (!Number.isSafeInteger(limit) || limit < 0) {
-    throw new BlogdeskError('invalid-argument', `A page holds a whole number of events from 0 to ${MAX_PAGE_SIZE}, not ${limit}.`)
+    throw new CoreError('invalid-argument', `A page holds a whole number of events from 0 to ${MAX_PAGE_SIZE}, not ${limit}.`)
   }
   return Math.min(limit, MAX_PAGE_SIZE)
 }

@@ -1,7 +1,7 @@
 // Opening a file a person dropped or picked, with refusals in words: gone, a folder, unreadable, too large.
 import { open, type FileHandle } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { BlogdeskError } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 
 /** The largest file Blogdesk takes in (a photo or an upload); the services it talks to take far less. */
 export const MAX_MEDIA_BYTES = 100 * 1024 * 1024
@@ -22,7 +22,7 @@ export async function openMediaFile(path: string, maxBytes: number): Promise<Ope
   try {
     const stats = await handle.stat()
     if (!stats.isFile()) {
-      throw new BlogdeskError('invalid-argument', `“${basename(path)}” is a folder, not a file. Open the folder and pick the files in it.`)
+      throw new CoreError('invalid-argument', `“${basename(path)}” is a folder, not a file. Open the folder and pick the files in it.`)
     }
     if (stats.size > maxBytes) throw tooLarge(path, stats.size, maxBytes)
     return { handle, size: stats.size }
@@ -32,31 +32,31 @@ export async function openMediaFile(path: string, maxBytes: number): Promise<Ope
   }
 }
 
-export function tooLarge(path: string, size: number, maxBytes: number): BlogdeskError {
-  return new BlogdeskError(
+export function tooLarge(path: string, size: number, maxBytes: number): CoreError {
+  return new CoreError(
     'invalid-argument',
     `“${basename(path)}” is ${describeBytes(size)}; Blogdesk takes files up to ${describeBytes(maxBytes)}. ` +
       'Export a smaller version and use that.',
   )
 }
 
-export function unreadable(path: string, error: unknown): BlogdeskError {
+export function unreadable(path: string, error: unknown): CoreError {
   const code = (error as NodeJS.ErrnoException).code
   const name = `“${basename(path)}”`
   if (code === 'ENOENT') {
-    return new BlogdeskError('not-found', `${name} is no longer at ${path}: it was moved or deleted. Add it again from where it is now.`, {
+    return new CoreError('not-found', `${name} is no longer at ${path}: it was moved or deleted. Add it again from where it is now.`, {
       cause: error,
     })
   }
   if (code === 'EACCES' || code === 'EPERM') {
-    return new BlogdeskError('invalid-argument', `Blogdesk may not read ${name}. Allow reading it, or copy it somewhere you own, and add it again.`, {
+    return new CoreError('invalid-argument', `Blogdesk may not read ${name}. Allow reading it, or copy it somewhere you own, and add it again.`, {
       cause: error,
     })
   }
   if (code === 'EISDIR') {
-    return new BlogdeskError('invalid-argument', `${name} is a folder, not a file. Open the folder and pick the files in it.`, { cause: error })
+    return new CoreError('invalid-argument', `${name} is a folder, not a file. Open the folder and pick the files in it.`, { cause: error })
   }
-  return new BlogdeskError('invalid-argument', `Blogdesk could not read ${name}: ${(error as Error).message}.`, { cause: error })
+  return new CoreError('invalid-argument', `Blogdesk could not read ${name}: ${(error as Error).message}.`, { cause: error })
 }
 
 export function describeBytes(bytes: number): string {

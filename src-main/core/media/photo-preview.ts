@@ -4,7 +4,7 @@
 import type { FileHandle } from 'node:fs/promises'
 import { basename } from 'node:path'
 import exifr from 'exifr'
-import { BlogdeskError } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import { readLayout, type ByteSource } from './containers'
 import { MAX_MEDIA_BYTES, openMediaFile, unreadable } from './media-file'
 import { IMAGE_FORMATS_IN_WORDS, SNIFF_BYTES, sniffImageType, type ImageType } from './sniff'
@@ -55,7 +55,7 @@ export async function readPhotoPreview(path: string, options: { maxBytes?: numbe
     const source = new FirstChunkSource(handle, size)
     const type = sniffImageType(await source.read(0, SNIFF_BYTES))
     if (type === null) {
-      throw new BlogdeskError('invalid-argument', `“${basename(path)}” is not a photo Blogdesk can read: it takes ${IMAGE_FORMATS_IN_WORDS} images.`)
+      throw new CoreError('invalid-argument', `“${basename(path)}” is not a photo Blogdesk can read: it takes ${IMAGE_FORMATS_IN_WORDS} images.`)
     }
     const layout = await readLayout(type, source)
     const tags = layout.exif ? await exifTags(layout.exif) : {}
@@ -76,7 +76,7 @@ export async function readPhotoPreview(path: string, options: { maxBytes?: numbe
     }
   } catch (error) {
     // The file failing to read (a disk error, a network share gone) is told in words; anything else is a defect.
-    if (error instanceof BlogdeskError || (error as NodeJS.ErrnoException).code === undefined) throw error
+    if (error instanceof CoreError || (error as NodeJS.ErrnoException).code === undefined) throw error
     throw unreadable(path, error)
   } finally {
     await handle.close()

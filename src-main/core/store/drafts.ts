@@ -1,6 +1,7 @@
 // Drafts: what a person writes, kept locally from the first keystroke, with a history of revisions to go back to.
 import { randomUUID } from 'node:crypto'
-import { BlogdeskError, type DraftPosition } from '../../../src-shared/contract'
+import type { DraftPosition } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import type { RemotePost } from '../atom'
 import type { LocalStore, Row } from './database'
 
@@ -188,7 +189,7 @@ export class Drafts {
       const draft = this.#require(id)
       const row = this.#store.get('SELECT * FROM draft_revisions WHERE id = :revisionId AND draft_id = :id', { id, revisionId })
       if (!row) {
-        throw new BlogdeskError('not-found', 'That revision is not in this draft’s history. Reopen the history and pick another.')
+        throw new CoreError('not-found', 'That revision is not in this draft’s history. Reopen the history and pick another.')
       }
       refuseUnlessEditable(draft)
       const revision = revisionFromRow(row)
@@ -255,7 +256,7 @@ export class Drafts {
 
   #require(id: string): Draft {
     const draft = this.get(id)
-    if (!draft) throw new BlogdeskError('not-found', 'That draft is no longer in Blogdesk; it may have been deleted.')
+    if (!draft) throw new CoreError('not-found', 'That draft is no longer in Blogdesk; it may have been deleted.')
     return draft
   }
 
@@ -318,7 +319,7 @@ function sameText(a: DraftText, b: DraftText): boolean {
 function refuseUnlessEditable(draft: Draft): void {
   if (EDITABLE_STATES.has(draft.state)) return
   const title = draft.title.trim() || 'Untitled'
-  throw new BlogdeskError(
+  throw new CoreError(
     'rejected',
     draft.state === 'deleted'
       ? `“${title}” was deleted from the weblog, so it can no longer be edited. Copy its text into a new draft to use it again.`

@@ -5,7 +5,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
-import { BlogdeskError } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import {
   IMAGE_EXTENSIONS,
   IMAGE_FORMATS_IN_WORDS,
@@ -158,7 +158,7 @@ export class MediaCopies {
         if (type === null) {
           type = sniffImageType(bytes.subarray(0, SNIFF_BYTES)) ?? 'application/octet-stream'
           if (imageOnly && type === 'application/octet-stream') {
-            throw new BlogdeskError(
+            throw new CoreError(
               'invalid-argument',
               `“${basename(sourcePath)}” is not a photo Blogdesk can send: it takes ${IMAGE_FORMATS_IN_WORDS} images.`,
             )
@@ -176,7 +176,7 @@ export class MediaCopies {
       await target.close()
     }
     if (type === null) {
-      throw new BlogdeskError('invalid-argument', `“${basename(sourcePath)}” is empty. Pick the file again once it has been saved.`)
+      throw new CoreError('invalid-argument', `“${basename(sourcePath)}” is empty. Pick the file again once it has been saved.`)
     }
     return { hash: hash.digest('hex'), type, size }
   }

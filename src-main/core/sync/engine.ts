@@ -15,7 +15,8 @@
 //   post already gone is done.
 import { extname } from 'node:path'
 import { formatW3cDate } from '../../../src-protocol'
-import { BlogdeskError, type Weblog } from '../../../src-shared/contract'
+import type { Weblog } from '../../../src-shared/contract'
+import { CoreError } from '../errors'
 import { RequestFailure, type AtomClient, type ListItemToSend, type RemotePost } from '../atom'
 import { Caches, Drafts, MediaCopies, type Draft, type MediaCopy, type DraftRemote, type DraftState, type LocalStore } from '../store'
 import type { AccountsForSync } from './accounts'
@@ -214,7 +215,7 @@ export class SyncEngine {
   enqueueUpload(upload: NewUpload): Operation {
     this.#requireMedia(upload.hash)
     const name = upload.name.trim()
-    if (name === '') throw new BlogdeskError('invalid-argument', 'A file needs a name to be uploaded; give it one.')
+    if (name === '') throw new CoreError('invalid-argument', 'A file needs a name to be uploaded; give it one.')
     return this.#queued(
       this.#add({ accountId: upload.accountId, kind: 'upload', queueKey: upload.weblogPostUri, draftId: null, payload: { hash: upload.hash, name } }),
     )
@@ -224,7 +225,7 @@ export class SyncEngine {
   enqueuePhoto(photo: NewPhoto): Operation {
     this.#requireMedia(photo.hash)
     const title = photo.title.trim()
-    if (title === '') throw new BlogdeskError('invalid-argument', 'A photo needs a title before it can go to the album; give it one.')
+    if (title === '') throw new CoreError('invalid-argument', 'A photo needs a title before it can go to the album; give it one.')
     const payload = { hash: photo.hash, title, caption: photo.caption ?? null, filename: photo.filename ?? null, stripGps: photo.stripGps ?? false }
     return this.#queued(this.#add({ accountId: photo.accountId, kind: 'photo', queueKey: photo.albumUri, draftId: null, payload }))
   }
@@ -260,7 +261,7 @@ export class SyncEngine {
     const operation = this.#requireOperation(operationId)
     if (operation.state === 'done') return
     if (operation.state === 'sending') {
-      throw new BlogdeskError('rejected', 'This change is being sent right now. Wait for it to finish, then discard it if you still want to.')
+      throw new CoreError('rejected', 'This change is being sent right now. Wait for it to finish, then discard it if you still want to.')
     }
     this.#transaction(() => {
       const dependants = operation.kind === 'post.create' && operation.draftId ? this.#outbox.openOfDraft(operation.draftId) : [operation]
@@ -282,7 +283,7 @@ export class SyncEngine {
       const draft = this.#requireDraft(draftId)
       if (draft.state !== 'conflict' || draft.conflict === null) {
         const title = draft.title.trim() || 'Untitled'
-        throw new BlogdeskError('rejected', `“${title}” is no longer in conflict with the weblog, so there is no other version to keep. Reopen it to see where it stands.`)
+        throw new CoreError('rejected', `“${title}” is no longer in conflict with the weblog, so there is no other version to keep. Reopen it to see where it stands.`)
       }
       const { server } = draft.conflict
       this.#drafts.save(draftId, { title: server.title, content: server.content, categories: server.categories }, { newRevision: true })
@@ -607,7 +608,7 @@ export class SyncEngine {
     const remote = this.#requireDraft(operation.draftId!).remote
     const title = postTitle(operation)
     if (remote === null) {
-      throw new BlogdeskError('rejected', `“${title}” was never published, so there is no post on the weblog to change. Discard this change and publish the draft again.`)
+      throw new CoreError('rejected', `“${title}” was never published, so there is no post on the weblog to change. Discard this change and publish the draft again.`)
     }
     const text = await this.#withPublicMedia(operation, client, operation.payload.post)
     const server = await this.#serverCopy(client, remote.editUri, title)
@@ -628,7 +629,7 @@ export class SyncEngine {
       return await client.getPost(editUri)
     } catch (error) {
       if (!(error instanceof RequestFailure && error.kind === 'not-found')) throw error
-      throw new BlogdeskError(
+      throw new CoreError(
         'not-found',
         `“${title}” is no longer on the weblog: it was deleted there. Discard this change, or copy the text into a new draft to publish it again.`,
         { cause: error },
@@ -705,10 +706,10 @@ export class SyncEngine {
       weblog = weblogs.find((candidate) => candidate.postUri === weblogPostUri) ?? null
     }
     if (weblog === null) {
-      throw new BlogdeskError('not-found', `The weblog at ${weblogPostUri} is no longer among this account's weblogs, so nothing can be uploaded to it.`)
+      throw new CoreError('not-found', `The weblog at ${weblogPostUri} is no longer among this account's weblogs, so nothing can be uploaded to it.`)
     }
     if (weblog.uploadUri === null) {
-      throw new BlogdeskError(
+      throw new CoreError(
         'rejected',
         `The weblog “${weblog.title}” does not take uploads (its server names no UploadURI), so images cannot be sent to it. Remove them from the post, or link to images kept elsewhere.`,
       )
@@ -719,7 +720,7 @@ export class SyncEngine {
   #copyToSend(hash: string, what: string): MediaCopy {
     const copy = this.#media.get(hash)
     if (copy === null) {
-      throw new BlogdeskError('not-found', `The file of ${what} is no longer in Blogdesk's media folder, so it cannot be sent. Add the file again.`)
+      throw new CoreError('not-found', `The file of ${what} is no longer in Blogdesk's media folder, so it cannot be sent. Add the file again.`)
     }
     return copy
   }
@@ -728,7 +729,7 @@ export class SyncEngine {
 
   #add<K extends OperationKind>(operation: NewOperation<K>): Operation {
     if (!this.#outbox.hasAccount(operation.accountId)) {
-      throw new BlogdeskError('not-found', 'That account is no longer in Blogdesk; it may have been removed.')
+      throw new CoreError('not-found', 'That account is no longer in Blogdesk; it may have been removed.')
     }
     return this.#outbox.add(operation)
   }
@@ -782,19 +783,19 @@ export class SyncEngine {
 
   #requireDraft(draftId: string): Draft {
     const draft = this.#drafts.get(draftId)
-    if (!draft) throw new BlogdeskError('not-found', 'That draft is no longer in Blogdesk; it may have been deleted.')
+    if (!draft) throw new CoreError('not-found', 'That draft is no longer in Blogdesk; it may have been deleted.')
     return draft
   }
 
   #requireOperation(operationId: number): Operation {
     const operation = this.#outbox.get(operationId)
-    if (!operation) throw new BlogdeskError('not-found', 'That change is no longer in the outbox; it may have been discarded.')
+    if (!operation) throw new CoreError('not-found', 'That change is no longer in the outbox; it may have been discarded.')
     return operation
   }
 
   #requireMedia(hash: string): void {
     if (this.#media.get(hash) === null) {
-      throw new BlogdeskError('invalid-argument', 'That file is not in Blogdesk’s media folder; add it first, then queue it.')
+      throw new CoreError('invalid-argument', 'That file is not in Blogdesk’s media folder; add it first, then queue it.')
     }
   }
 
@@ -856,7 +857,7 @@ function postTitle(operation: Operation): string {
 function refuseUnlessLive(draft: Draft, what: 'published' | 'deleted'): void {
   if (draft.state !== 'deleting' && draft.state !== 'deleted') return
   const title = draft.title.trim() || 'Untitled'
-  throw new BlogdeskError(
+  throw new CoreError(
     'rejected',
     draft.state === 'deleted'
       ? `“${title}” was deleted from the weblog, so it cannot be ${what} again. Copy its text into a new draft to use it.`
@@ -894,7 +895,7 @@ function judge(error: unknown, operation: Operation, uncertainBefore: boolean): 
       }
     }
   }
-  if (error instanceof BlogdeskError) {
+  if (error instanceof CoreError) {
     if (error.code === 'auth') return { next: 'pause', uncertain: uncertainBefore, message: error.message }
     if (error.code === 'offline') return { next: 'retry', uncertain: uncertainBefore, retryAfterMs: null, message: error.message }
     return { next: 'stop', uncertain: uncertainBefore, message: error.message }

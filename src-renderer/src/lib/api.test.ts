@@ -1,13 +1,6 @@
 // api.ts over the contract's real bridge and dispatcher; only the handlers behind them are written here.
 import { beforeAll, describe, expect, it } from 'vitest'
-import {
-  BlogdeskError,
-  buildBlogApi,
-  createDispatcher,
-  type AccountSummary,
-  type Handlers,
-  type Transport,
-} from '../../../src-shared/contract'
+import { buildBlogApi, createDispatcher, type AccountSummary, type Failure, type Handlers, type Transport } from '../../../src-shared/contract'
 import type { Api, ApiError } from './api'
 
 const melody: AccountSummary = {
@@ -19,10 +12,13 @@ const melody: AccountSummary = {
   paused: null,
 }
 
+/** The failure main sends when the server refuses the password, thrown here as main's dispatcher would see it. */
+const refusedPassword: Failure = { code: 'auth', message: 'blog.example refused the username or API password.' }
+
 const handlers = {
   'accounts:list': async () => [melody],
   'accounts:add': async () => {
-    throw new BlogdeskError('auth', 'blog.example refused the username or API password.')
+    throw refusedPassword
   },
   'weblogs:list': async () => {
     throw new TypeError('weblogs is not iterable')
@@ -31,7 +27,10 @@ const handlers = {
 
 const changeListeners = new Set<(payload: unknown) => void>()
 let transportBroken = false
-const dispatch = createDispatcher(handlers, () => undefined)
+const dispatch = createDispatcher(handlers, {
+  failureOf: (error) => (error === refusedPassword ? refusedPassword : null),
+  reportBug: () => undefined,
+})
 const transport: Transport = {
   invoke: (channel, request) => (transportBroken ? Promise.reject(new Error('IPC channel closed')) : dispatch(channel, request)),
   subscribe: (_event, listener) => {

@@ -1,6 +1,10 @@
 // The single place that reads window.blog. Every call resolves to its value or throws an ApiError, so stores
 // handle failures with try/catch and can still tell offline from a refused password from a bug by `code`.
-import { channels, type BlogApi, type Envelope, type FailureCode } from '../../../src-shared/contract'
+import { channels, type BlogApi, type Envelope } from '../../../src-shared/contract'
+import { ApiError } from './apiError'
+
+// Stores take the calls and what they fail with from one place.
+export { ApiError, toApiError } from './apiError'
 
 declare global {
   interface Window {
@@ -9,27 +13,10 @@ declare global {
   }
 }
 
-export class ApiError extends Error {
-  readonly code: FailureCode
-
-  constructor(code: FailureCode, message: string) {
-    super(message)
-    this.name = 'ApiError'
-    this.code = code
-  }
-}
-
 type Unwrapped<F> = F extends (...args: infer A) => Promise<Envelope<infer R>> ? (...args: A) => Promise<R> : F
 
 /** window.blog with each channel's envelope unwrapped; event subscriptions pass through unchanged. */
 export type Api = { [N in keyof BlogApi]: { [M in keyof BlogApi[N]]: Unwrapped<BlogApi[N][M]> } }
-
-/** Anything a call can throw, as an ApiError; errors from outside the API count as defects in Blogdesk. */
-export function toApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error
-  const detail = error instanceof Error ? error.message : String(error)
-  return new ApiError('bug', `Blogdesk hit an internal error (${detail}). Your data is safe; please report this.`)
-}
 
 async function unwrap(call: () => Promise<Envelope<unknown>>): Promise<unknown> {
   let envelope: Envelope<unknown>

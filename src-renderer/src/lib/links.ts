@@ -1,5 +1,11 @@
-// Links inside HTML Blogdesk shows (post bodies, friends' events): a click on one must never navigate Blogdesk's
-// window; it opens in the browser through api.app.openExternal, and only for http(s) addresses.
+// Web pages open in the person's browser (openInBrowser), never in Blogdesk's window. A click on a link inside HTML
+// Blogdesk shows (post bodies, friends' events) must not navigate the window either, and opens only http(s) addresses.
+import { api } from './api'
+
+/** Opens a web page in the person's browser; rejects with an ApiError when the main process refuses. */
+export async function openInBrowser(url: string): Promise<void> {
+  await api.app.openExternal({ url })
+}
 
 /** The link a click landed on, if any. */
 export function linkOf(target: EventTarget | null): HTMLAnchorElement | null {

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
 import type { AccountSummary } from '../../../../src-shared/contract'
-import { toApiError, type ApiError } from '../../lib/api'
+import { toApiError, type ApiError } from '../../lib/apiError'
 import { Alert, Button, Card, ConfirmDialog, ErrorNotice, Pane } from '../../ui'
 import { ChangePasswordForm } from './ChangePasswordForm'
 import { ConnectJsonForm } from './ConnectJsonForm'

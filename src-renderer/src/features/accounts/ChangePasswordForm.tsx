@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react'
 import type { AccountSummary } from '../../../../src-shared/contract'
 import { Button, ErrorNotice, Spinner, TextField } from '../../ui'
-import { toApiError, type ApiError } from '../../lib/api'
+import { toApiError, type ApiError } from '../../lib/apiError'
 import { useAccountsStore } from './store'
 
 /** A new API password, checked with the server before it is kept; publishing that was paused goes on. */

@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import type { Weblog } from '../../../../src-shared/contract'
-import { api } from '../../lib/api'
+import { openInBrowser } from '../../lib/links'
 import { Card, Icon, Pane, Spinner } from '../../ui'
 import { displayUrl } from './displayUrl'
 import { useAccountsStore } from './store'
@@ -48,7 +48,7 @@ export function WeblogDetails({ accountId, weblogPostUri, hint }: WeblogDetailsP
           <h1 className="weblog-details__title">{weblog.title}</h1>
           {weblog.homeUrl && (
             <p className="weblog-details__home">
-              <button type="button" className="link-button" onClick={() => void api.app.openExternal({ url: weblog.homeUrl! })}>
+              <button type="button" className="link-button" onClick={() => void openInBrowser(weblog.homeUrl!)}>
                 {displayUrl(weblog.homeUrl)}
                 <Icon name="external" />
               </button>

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react'
 import type { AlbumPhoto } from '../../../../src-shared/contract'
-import { api } from '../../lib/api'
+import { openInBrowser } from '../../lib/links'
 import { Alert, Button, ErrorNotice, Icon, Pane, Spinner, TextField, classNames } from '../../ui'
-import { albumKey, useAlbumStore, type DroppedFile, type UploadRow } from './albumStore'
+import { albumKey, useAlbumStore, type UploadRow } from './albumStore'
 import { formatBytes, formatPosition, formatShare, formatTaken } from './format'
 import { followOutbox, useOutboxTracking } from './outboxTracking'
 import { CollectionMissing } from './CollectionMissing'
@@ -36,7 +36,7 @@ export function AlbumPane({ accountId, collectionUri }: { accountId: string; col
         <p className="album-pane__kind">Photo album</p>
         <h1 className="album-pane__title">{album.title}</h1>
         {album.homeUrl && (
-          <Button variant="quiet" className="album-pane__web" onClick={() => void api.app.openExternal({ url: album.homeUrl! })}>
+          <Button variant="quiet" className="album-pane__web" onClick={() => void openInBrowser(album.homeUrl!)}>
             <Icon name="external" /> View the album on the web
           </Button>
         )}
@@ -58,8 +58,7 @@ function DropZone({ accountId, albumUri }: { accountId: string; albumUri: string
 
   function take(files: FileList | null) {
     if (!files || files.length === 0) return
-    const dropped: DroppedFile[] = Array.from(files, (file) => ({ name: file.name, path: api.files.pathOf(file) }))
-    void addFiles(accountId, albumUri, dropped)
+    void addFiles(accountId, albumUri, Array.from(files))
   }
 
   const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes('Files')
@@ -284,7 +283,7 @@ function UploadStatus({ operationId, name, onDiscarded }: { operationId: number;
         <div className="upload__status upload__status--done">
           <p className="upload__state">Uploaded</p>
           {item.resultUrl && (
-            <Button variant="quiet" onClick={() => void api.app.openExternal({ url: item.resultUrl! })}>
+            <Button variant="quiet" onClick={() => void openInBrowser(item.resultUrl!)}>
               <Icon name="external" /> Open its page
             </Button>
           )}
@@ -349,7 +348,7 @@ function SentPhoto({ photo }: { photo: AlbumPhoto }) {
         </figcaption>
       </figure>
       {photo.url && (
-        <Button variant="quiet" className="sent-photo__open" aria-label={`Open ${photo.title} on the web`} onClick={() => void api.app.openExternal({ url: photo.url! })}>
+        <Button variant="quiet" className="sent-photo__open" aria-label={`Open ${photo.title} on the web`} onClick={() => void openInBrowser(photo.url!)}>
           <Icon name="external" /> Open
         </Button>
       )}

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import type { ListEntry, ListType, OutboxItem } from '../../../../src-shared/contract'
-import { api, toApiError, type ApiError } from '../../lib/api'
+import { toApiError, type ApiError } from '../../lib/apiError'
+import { openInBrowser } from '../../lib/links'
 import { Button, ErrorNotice, Icon, Pane, Spinner, TextArea, TextField, classNames } from '../../ui'
 import { FIELD_LABELS, LIST_TYPE_ORDER, LIST_TYPES } from './listTypes'
 import { listKey, useListStore, type AddedItem } from './listStore'
@@ -49,7 +50,7 @@ function ListView({ accountId, collectionUri }: { accountId: string; collectionU
         <h1 className="list-pane__title">{list.title}</h1>
         <div className="list-pane__actions">
           {list.homeUrl && (
-            <Button variant="quiet" className="list-pane__web" onClick={() => void api.app.openExternal({ url: list.homeUrl! })}>
+            <Button variant="quiet" className="list-pane__web" onClick={() => void openInBrowser(list.homeUrl!)}>
               <Icon name="external" /> View the list on the web
             </Button>
           )}

@@ -7,12 +7,6 @@ import { api, ApiError, toApiError } from '../../lib/api'
 import { useOutboxTracking } from './outboxTracking'
 import type { Loadable } from './store'
 
-export interface DroppedFile {
-  name: string
-  /** Where the file is on this computer; empty when it has none (dragged from a web page). */
-  path: string
-}
-
 export type UploadPhase =
   /** Its headers are being read. */
   | 'reading'
@@ -27,6 +21,7 @@ export type UploadPhase =
 export interface UploadRow {
   key: string
   name: string
+  /** Where the file is on this computer; empty when it has none (dragged from a web page). */
   path: string
   phase: UploadPhase
   preview: PhotoPreview | null
@@ -43,7 +38,8 @@ interface AlbumState {
   /** By album key (albumKey). */
   uploads: Partial<Record<string, UploadRow[]>>
   photos: Partial<Record<string, Loadable<AlbumPhoto[]>>>
-  addFiles(accountId: string, albumUri: string, files: DroppedFile[]): Promise<void>
+  /** Files dropped on the album or picked for it. */
+  addFiles(accountId: string, albumUri: string, files: readonly File[]): Promise<void>
   edit(albumKey: string, rowKey: string, changes: PhotoChanges): void
   remove(albumKey: string, rowKey: string): void
   /** Queues every previewed photo; resolves once each is in the outbox (or refused). */
@@ -97,7 +93,7 @@ export const useAlbumStore = create<AlbumState>()((set, get) => {
         (file): UploadRow => ({
           key: `photo-${nextRowKey++}`,
           name: file.name,
-          path: file.path,
+          path: api.files.pathOf(file),
           phase: 'reading',
           preview: null,
           error: null,

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import type { DraftSummary, WeblogAddress } from '../../../../src-shared/contract'
-import { api, toApiError, type ApiError } from '../../lib/api'
+import { toApiError, type ApiError } from '../../lib/apiError'
+import { openInBrowser } from '../../lib/links'
 import { Button, ErrorNotice, ListHeader, Spinner, classNames } from '../../ui'
 import { useNavigation } from '../navigation'
 import { startNewPost, useNewPostCommand } from './commands'
@@ -135,7 +136,7 @@ function DraftItem({ draft, onLinkError }: { draft: DraftSummary; onLinkError(er
             aria-label={`View “${title}” on the weblog`}
             onClick={() => {
               onLinkError(null)
-              api.app.openExternal({ url: draft.permalink! }).catch((error: unknown) => onLinkError(toApiError(error)))
+              openInBrowser(draft.permalink!).catch((error: unknown) => onLinkError(toApiError(error)))
             }}
           >
             View on weblog ↗

@@ -5,7 +5,7 @@ import { useEditor, type Editor } from '@tiptap/react'
 import { Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react'
 import { useStore } from 'zustand'
 import type { DraftState, PostDraft } from '../../../../src-shared/contract'
-import { ApiError, api, toApiError } from '../../lib/api'
+import { ApiError, toApiError } from '../../lib/apiError'
 import { Alert, Button, ConfirmDialog, ErrorNotice, Spinner, classNames } from '../../ui'
 import { useNavigation } from '../navigation'
 import { CategoryPicker, ConflictView } from '../posts'
@@ -20,6 +20,7 @@ import { LinkPopover, type LinkPopoverProps } from './LinkPopover'
 import { AfterPause } from './pause'
 import { PublishStatus } from './PublishStatus'
 import { RevisionsPanel } from './RevisionsPanel'
+import { deleteDraft, importImage, previewUrlOf, readDraft, restoreRevision } from './requests'
 import { DraftSession } from './session'
 import { StateBadge } from './StateBadge'
 import { useDraftsStore, type Loadable } from './store'
@@ -57,7 +58,7 @@ function OpenDraft({ draftId }: { draftId: string }) {
   const inConflict = state === 'conflict'
   useEffect(() => {
     let current = true
-    api.drafts.get({ draftId }).then(
+    readDraft(draftId).then(
       (loaded) => {
         if (!current) return
         receive(loaded)
@@ -155,12 +156,8 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
 
   const images = useMemo<ImageServices>(
     () => ({
-      importImage: async (file) => {
-        const path = api.files.pathOf(file)
-        if (path) return api.media.importFile({ path })
-        return api.media.importBytes({ name: file.name || 'Pasted image', type: file.type, bytes: new Uint8Array(await file.arrayBuffer()) })
-      },
-      previewOf: async (hash) => (await api.media.preview({ hash })).previewUrl,
+      importImage,
+      previewOf: previewUrlOf,
       onImageError: (error) => setImageError(error instanceof ImageRefused ? new ApiError('invalid-argument', error.message) : toApiError(error)),
     }),
     [],
@@ -252,7 +249,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
 
   async function restore(revisionId: number) {
     await session.flush()
-    onReplaced(await api.drafts.restore({ draftId: draft.id, revisionId }))
+    onReplaced(await restoreRevision(draft.id, revisionId))
   }
 
   async function remove() {
@@ -260,7 +257,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
     setDeleteError(null)
     try {
       await session.flush()
-      await api.drafts.remove({ draftId: draft.id })
+      await deleteDraft(draft.id)
       setDeleting(null)
       if (!summary.permalink) openDraft(null)
     } catch (error) {

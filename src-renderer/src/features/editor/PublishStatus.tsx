@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { DraftSummary } from '../../../../src-shared/contract'
-import { api, toApiError, type ApiError } from '../../lib/api'
+import { toApiError, type ApiError } from '../../lib/apiError'
+import { openInBrowser } from '../../lib/links'
 import { Alert, Button, ErrorNotice } from '../../ui'
 
 export interface PublishStatusProps {
@@ -15,7 +16,7 @@ export function PublishStatus({ draft, publishError, onPublish }: PublishStatusP
   const [linkError, setLinkError] = useState<ApiError | null>(null)
   const openPermalink = (url: string) => {
     setLinkError(null)
-    api.app.openExternal({ url }).catch((error: unknown) => setLinkError(toApiError(error)))
+    openInBrowser(url).catch((error: unknown) => setLinkError(toApiError(error)))
   }
 
   if (publishError) return <ErrorNotice error={publishError} onRetry={onPublish} className="publish-status" />

@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import type { RevisionSummary } from '../../../../src-shared/contract'
-import { api, toApiError, type ApiError } from '../../lib/api'
+import { toApiError, type ApiError } from '../../lib/apiError'
 import { Button, ErrorNotice, Spinner } from '../../ui'
+import { readRevisions } from './requests'
 import type { Loadable } from './store'
 import { formatExact, formatSaved } from './time'
 
@@ -30,7 +31,7 @@ export function RevisionsPanel({ draftId, beforeLoad, onRestore, onClose }: Revi
     let current = true
     prepare
       .current()
-      .then(() => api.drafts.revisions({ draftId }))
+      .then(() => readRevisions(draftId))
       .then(
         (value) => current && setRevisions({ status: 'loaded', value }),
         (error: unknown) => current && setRevisions({ status: 'failed', error: toApiError(error) }),

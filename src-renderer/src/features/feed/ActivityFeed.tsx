@@ -3,11 +3,12 @@
 // when what it shows changes: news arriving ten times a second redraws the "N new" button, not the list.
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual'
 import { memo, useCallback, useEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent, type MouseEvent } from 'react'
-import { api, toApiError, type ApiError } from '../../lib/api'
+import { toApiError, type ApiError } from '../../lib/apiError'
 import { Alert, Button, ErrorNotice, Icon, Pane, Spinner } from '../../ui'
 import { ESTIMATED_ROW_HEIGHT, FeedRow } from './FeedRow'
-import { BLOCK_SIZE, FeedWindow } from './feed-window'
-import { linkOf, openableUrl } from '../../lib/links'
+import { BLOCK_SIZE, type FeedWindow } from './feed-window'
+import { linkOf, openableUrl, openInBrowser } from '../../lib/links'
+import { feedWindowFor, followNews } from './open-feed'
 import { avatarSource, nameOf } from './words'
 import './activity-feed.css'
 
@@ -42,9 +43,9 @@ function useFeed<T>(feed: FeedWindow, read: (feed: FeedWindow) => T): T {
 }
 
 function FriendFeed({ friendId }: { friendId: string }) {
-  const [feed] = useState(() => new FeedWindow(friendId, api.feed))
+  const [feed] = useState(() => feedWindowFor(friendId))
   useEffect(() => {
-    const unsubscribe = api.friends.onUpdated((summary) => feed.receive(summary))
+    const unsubscribe = followNews(feed)
     void feed.open()
     return () => {
       unsubscribe()
@@ -77,7 +78,7 @@ function OpenFeed({ feed }: { feed: FeedWindow }) {
   const [linkError, setLinkError] = useState<ApiError | null>(null)
   const openLink = useCallback((url: string) => {
     setLinkError(null)
-    api.app.openExternal({ url }).catch((error: unknown) => setLinkError(toApiError(error)))
+    openInBrowser(url).catch((error: unknown) => setLinkError(toApiError(error)))
   }, [])
 
   return (

@@ -1,6 +1,5 @@
 import { memo, useEffect, useId, useState, type FormEvent } from 'react'
 import type { AccountSummary, FriendSummary, Person } from '../../../../src-shared/contract'
-import { api } from '../../lib/api'
 import { Button, ConfirmDialog, ErrorNotice, ListHeader, Spinner, TextField, classNames } from '../../ui'
 import { useAccountsStore } from '../accounts'
 import { useNavigation } from '../navigation'
@@ -19,15 +18,15 @@ export function FriendsList({ accountId }: FriendsListProps) {
     state.accounts.status === 'loaded' ? (state.accounts.value.find((known) => known.id === accountId) ?? null) : null,
   )
   const loadFriends = useFriendsStore((state) => state.loadFriends)
-  const receive = useFriendsStore((state) => state.receive)
+  const followUpdates = useFriendsStore((state) => state.followUpdates)
   const headingId = useId()
   const connected = account?.json?.username != null
 
   useEffect(() => void loadActivityFeed(), [])
   useEffect(() => {
     void loadFriends(accountId)
-    return api.friends.onUpdated(receive)
-  }, [accountId, loadFriends, receive])
+    return followUpdates()
+  }, [accountId, loadFriends, followUpdates])
 
   return (
     <section className="friends" aria-labelledby={headingId}>

@@ -1,19 +1,9 @@
 // The open feed's rows over a cache that changes under it: rows read in blocks show the cache's events in order,
 // news waits above until asked for and then goes in without changing any row below it, older pages extend the
 // list, and a cache started afresh is read again. The cache here is a small stand-in for the core's, with its rules.
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { buildBlogApi, type ActivityEvent, type FeedState, type FriendSummary } from '../../../../src-shared/contract'
-import type { FeedCalls, FeedWindow as FeedWindowClass } from './feed-window'
-
-let FeedWindow: typeof FeedWindowClass
-let BLOCK_SIZE: number
-
-beforeAll(async () => {
-  // api.ts reads window.blog when loaded; nothing here calls it.
-  const unused = () => Promise.reject(new Error('not used'))
-  Object.assign(globalThis, { window: { blog: buildBlogApi({ invoke: unused, subscribe: () => () => undefined, pathOf: () => '' }) } })
-  ;({ FeedWindow, BLOCK_SIZE } = await import('./feed-window'))
-})
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { ActivityEvent, FeedState, FriendSummary } from '../../../../src-shared/contract'
+import { BLOCK_SIZE, FeedWindow, type FeedCalls } from './feed-window'
 
 const friend = { id: 'f1', accountId: 'a1', newCount: 0 } as FriendSummary
 
@@ -74,7 +64,7 @@ function callsOf(cache: Cache): FeedCalls {
 }
 
 /** The urlIds the list shows from `first` to `last`, once the blocks among them are read. */
-async function rows(feed: FeedWindowClass, first: number, last: number): Promise<(string | null)[]> {
+async function rows(feed: FeedWindow, first: number, last: number): Promise<(string | null)[]> {
   feed.need(first, last)
   await settle()
   return Array.from({ length: last - first + 1 }, (_, index) => feed.eventAt(first + index)?.urlId ?? null)
@@ -86,7 +76,7 @@ const ids = (numbers: number[]) => numbers.map((n) => `e${n}`)
 
 describe('FeedWindow', () => {
   let cache: Cache
-  let feed: FeedWindowClass
+  let feed: FeedWindow
 
   beforeEach(async () => {
     cache = new Cache(range(300, 1))

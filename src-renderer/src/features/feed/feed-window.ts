@@ -6,7 +6,7 @@
 // Rows are stored by slot: a row's index minus the number of rows inserted above since the feed opened. Inserting
 // news therefore moves no stored row, and the cache's offset of slot s is s + inserted + pending.
 import type { ActivityEvent, FeedSlice, FeedState, FriendRef, FriendSummary, SeenRef } from '../../../../src-shared/contract'
-import { toApiError, type ApiError } from '../../lib/api'
+import { toApiError, type ApiError } from '../../lib/apiError'
 import { NEWS_REDRAW_INTERVAL_MS, throttled } from './throttle'
 
 /** The feed's calls, as `api.feed` has them (a test passes its own). */

@@ -22,6 +22,8 @@ export interface FriendsState {
   followPerson(accountId: string, username: string): Promise<FriendSummary | null>
   unfollow(friend: FriendSummary): Promise<boolean>
   receive(friend: FriendSummary): void
+  /** Takes each friend's news count as it comes; returns the function that stops. */
+  followUpdates(): () => void
   clearFollowError(): void
 }
 
@@ -88,6 +90,8 @@ export const useFriendsStore = create<FriendsState>()((set, get) => ({
     arrived.set(friend.id, friend)
     applyArrivedSoon()
   },
+
+  followUpdates: () => api.friends.onUpdated((friend) => get().receive(friend)),
 
   clearFollowError() {
     if (get().follow.status === 'failed') set({ follow: { status: 'idle' } })

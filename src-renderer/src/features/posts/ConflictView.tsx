@@ -1,12 +1,13 @@
 import { useId, useMemo, useState, type MouseEvent } from 'react'
 import type { ConflictChoice, PostDraft, PostVersion } from '../../../../src-shared/contract'
-import { api, toApiError, type ApiError } from '../../lib/api'
+import { toApiError, type ApiError } from '../../lib/apiError'
 import { Button, ErrorNotice, TextField, classNames } from '../../ui'
 import { CategoryPicker } from './CategoryPicker'
 import { formatExact, formatWhen } from './dates'
 import { diffLines } from './lineDiff'
-import { linkOf, openableUrl } from '../../lib/links'
+import { linkOf, openableUrl, openInBrowser } from '../../lib/links'
 import { sanitizeHtml } from './sanitize'
+import { usePostsStore } from './store'
 import './conflict-view.css'
 
 export interface ConflictViewProps {
@@ -26,6 +27,7 @@ export function ConflictView({ draft, onResolved }: ConflictViewProps) {
   const [merged, setMerged] = useState<Merged>({ title: draft.title, content: draft.content, categories: draft.categories })
   const [busy, setBusy] = useState<ConflictChoice | null>(null)
   const [error, setError] = useState<ApiError | null>(null)
+  const resolveConflict = usePostsStore((state) => state.resolveConflict)
   const server = draft.conflict
   const title = draft.title.trim() || 'Untitled'
 
@@ -33,7 +35,7 @@ export function ConflictView({ draft, onResolved }: ConflictViewProps) {
     setBusy(choice)
     setError(null)
     try {
-      onResolved(await api.drafts.resolveConflict({ draftId: draft.id, choice, merged: choice === 'merged' ? merged : null }))
+      onResolved(await resolveConflict({ draftId: draft.id, choice, merged: choice === 'merged' ? merged : null }))
     } catch (failure) {
       setError(toApiError(failure))
     } finally {
@@ -254,7 +256,7 @@ function followLink(event: MouseEvent) {
   if (!anchor) return
   event.preventDefault()
   const url = openableUrl(anchor.getAttribute('href'))
-  if (url) void api.app.openExternal({ url })
+  if (url) void openInBrowser(url)
 }
 
 const BLOCK_BOUNDARY = /<\/?(?:p|div|h[1-6]|li|ul|ol|blockquote|pre|tr|table|figure|figcaption|hr|section|article|header|footer)\b[^>]*>|<br\s*\/?>/gi

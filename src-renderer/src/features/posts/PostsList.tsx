@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
-import type { DraftState, RemotePostSummary, WeblogAddress } from '../../../../src-shared/contract'
-import { api, toApiError, type ApiError } from '../../lib/api'
+import type { RemotePostSummary, WeblogAddress } from '../../../../src-shared/contract'
+import { toApiError, type ApiError } from '../../lib/apiError'
+import { openInBrowser } from '../../lib/links'
 import { Alert, Button, ConfirmDialog, ErrorNotice, ListHeader, Spinner, classNames } from '../../ui'
 import { useNavigation } from '../navigation'
 import { formatDay, formatExact, formatWhen } from './dates'
@@ -17,22 +18,14 @@ export function PostsList({ accountId, weblogPostUri }: PostsListProps) {
   const key = weblogKey({ accountId, weblogPostUri })
   const list = usePostsStore((state) => state.lists[key])
   const loadPosts = usePostsStore((state) => state.loadPosts)
+  const followDrafts = usePostsStore((state) => state.followDrafts)
   const headingId = useId()
 
   useEffect(() => {
     const address = { accountId, weblogPostUri }
     void loadPosts(address)
-    // A draft of this weblog that has just been published or deleted changes what the server lists.
-    const seen = new Map<string, DraftState>()
-    return api.drafts.onChanged((draft) => {
-      if (draft.accountId !== accountId || draft.weblogPostUri !== weblogPostUri) return
-      const before = seen.get(draft.id)
-      seen.set(draft.id, draft.state)
-      if (before !== undefined && before !== draft.state && (draft.state === 'published' || draft.state === 'deleted')) {
-        void loadPosts(address)
-      }
-    })
-  }, [accountId, weblogPostUri, loadPosts])
+    return followDrafts(address)
+  }, [accountId, weblogPostUri, loadPosts, followDrafts])
 
   return (
     <section className="posts-list" aria-labelledby={headingId}>
@@ -182,7 +175,7 @@ interface PostItemProps {
 }
 
 function PostItem({ address, post, open, onDelete, onError }: PostItemProps) {
-  const linkDraft = usePostsStore((state) => state.linkDraft)
+  const editPost = usePostsStore((state) => state.editPost)
   const openDraft = useNavigation((state) => state.openDraft)
   const [opening, setOpening] = useState(false)
   const title = titleOf(post)
@@ -190,9 +183,7 @@ function PostItem({ address, post, open, onDelete, onError }: PostItemProps) {
   async function edit() {
     setOpening(true)
     try {
-      const draft = await api.posts.edit({ ...address, editUri: post.editUri })
-      linkDraft(address, post.editUri, draft.id)
-      openDraft(draft.id)
+      openDraft(await editPost(address, post.editUri))
     } catch (error) {
       onError(toApiError(error))
     } finally {
@@ -224,7 +215,7 @@ function PostItem({ address, post, open, onDelete, onError }: PostItemProps) {
           <span className="visually-hidden"> “{title}”</span>
         </Button>
         {permalink && (
-          <Button variant="quiet" className="post-item__action" onClick={() => void api.app.openExternal({ url: permalink }).catch((error: unknown) => onError(toApiError(error)))}>
+          <Button variant="quiet" className="post-item__action" onClick={() => void openInBrowser(permalink).catch((error: unknown) => onError(toApiError(error)))}>
             Open in browser<span className="visually-hidden"> “{title}”</span>
           </Button>
         )}

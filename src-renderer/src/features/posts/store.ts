@@ -2,7 +2,14 @@
 // keeps what it last answered per weblog, what is loading, and what failed, so the list, the categories pane and
 // every category picker of a weblog show the same thing.
 import { create } from 'zustand'
-import type { CategoryListing, RemotePostSummary, WeblogAddress } from '../../../../src-shared/contract'
+import type {
+  CategoryListing,
+  ConflictResolution,
+  DraftState,
+  PostDraft,
+  RemotePostSummary,
+  WeblogAddress,
+} from '../../../../src-shared/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 import { sharedWhileInFlight } from '../../lib/sharedWhileInFlight'
 
@@ -37,8 +44,12 @@ export interface PostsState {
   loadOlder(address: WeblogAddress): Promise<void>
   /** Queues the post's deletion; resolves once it is queued, or throws why not. */
   deletePost(address: WeblogAddress, editUri: string): Promise<void>
-  /** Remembers the draft now editing a post, so the list marks it. */
-  linkDraft(address: WeblogAddress, editUri: string, draftId: string): void
+  /** Opens a post as a draft (core makes one, or finds the one already editing it), marked in the list; resolves its id. */
+  editPost(address: WeblogAddress, editUri: string): Promise<string>
+  /** Reloads the list whenever a draft of the weblog is published or deleted; returns the function that stops. */
+  followDrafts(address: WeblogAddress): () => void
+  /** Settles a draft's conflict with the weblog; resolves the draft as it now is, or throws why not. */
+  resolveConflict(resolution: ConflictResolution): Promise<PostDraft>
   /** `refresh`: ask the server now; otherwise core answers from its cache (reading the server only the first time). */
   loadCategories(address: WeblogAddress, options: { refresh: boolean }): Promise<void>
 }
@@ -129,11 +140,28 @@ export const usePostsStore = create<PostsState>()((set, get) => {
       updateList(key, (list) => ({ posts: list.posts.filter((post) => post.editUri !== editUri) }))
     },
 
-    linkDraft(address, editUri, draftId) {
+    async editPost(address, editUri) {
+      const draft = await api.posts.edit({ ...address, editUri })
       updateList(weblogKey(address), (list) => ({
-        posts: list.posts.map((post) => (post.editUri === editUri ? { ...post, draftId } : post)),
+        posts: list.posts.map((post) => (post.editUri === editUri ? { ...post, draftId: draft.id } : post)),
       }))
+      return draft.id
     },
+
+    followDrafts(address) {
+      // A draft of this weblog that has just been published or deleted changes what the server lists.
+      const seen = new Map<string, DraftState>()
+      return api.drafts.onChanged((draft) => {
+        if (draft.accountId !== address.accountId || draft.weblogPostUri !== address.weblogPostUri) return
+        const before = seen.get(draft.id)
+        seen.set(draft.id, draft.state)
+        if (before !== undefined && before !== draft.state && (draft.state === 'published' || draft.state === 'deleted')) {
+          void get().loadPosts(address)
+        }
+      })
+    },
+
+    resolveConflict: (resolution) => api.drafts.resolveConflict(resolution),
 
     loadCategories(address, { refresh }) {
       const key = weblogKey(address)

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react'
 import type { OutboxItem, OutboxItemKind, OutboxItemState } from '../../../../src-shared/contract'
-import { api } from '../../lib/api'
+import { openInBrowser } from '../../lib/links'
 import { Button, classNames, ConfirmDialog, ErrorNotice, Icon, Pane, Spinner } from '../../ui'
 import { useAccountsStore } from '../accounts'
 import { useNavigation } from '../navigation'
@@ -136,7 +136,7 @@ function OutboxEntry({ item, onDiscard }: { item: OutboxItem; onDiscard(): void 
           </Button>
         )}
         {item.state === 'done' && item.resultUrl !== null && (
-          <Button variant="quiet" onClick={() => void api.app.openExternal({ url: item.resultUrl! })}>
+          <Button variant="quiet" onClick={() => void openInBrowser(item.resultUrl!)}>
             <Icon name="external" /> View on the web
           </Button>
         )}

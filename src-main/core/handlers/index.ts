@@ -1,0 +1,7 @@
+export { accountsHandlers } from './accounts'
+export { collectionsHandlers } from './collections'
+export { draftsHandlers } from './drafts'
+export { feedHandlers } from './feed'
+export { outboxHandlers } from './outbox'
+export { postsHandlers } from './posts'
+export type { CoreEventListener, Services } from './services'
