@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 
-// The layering of DESIGN.md, as import bans. A flat config replaces (never merges) a rule's options,
+// The layering of ARCHITECTURE.md, as import bans. A flat config replaces (never merges) a rule's options,
 // so every folder below gets one complete list assembled from these pieces.
 
 // A leading slash anchors the pattern to the module name, so `electron/main` is caught and `./electron` is not.

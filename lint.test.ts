@@ -1,4 +1,4 @@
-// The layering of DESIGN.md is only as good as the rules that enforce it: these tests feed ESLint imports that must
+// The layering of ARCHITECTURE.md is only as good as the rules that enforce it: these tests feed ESLint imports that must
 // fail (and some that must pass) in the real folders, and check the tree itself for electron imports out of place.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

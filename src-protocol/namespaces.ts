@@ -1,4 +1,4 @@
-/** Namespace URIs of the Atom 0.3 interface (PROTOCOL.md). Match elements by these, never by prefix. */
+/** Namespace URIs of the Atom 0.3 interface (docs/PROTOCOL.md). Match elements by these, never by prefix. */
 export const NS = {
   atom: 'http://purl.org/atom/ns#',
   dc: 'http://purl.org/dc/elements/1.1/',
