@@ -61,8 +61,9 @@ vi.mock('electron', () => ({
   Notification: electron.FakeNotification,
 }))
 
-const quiet: AppStatus = { online: true, outbox: { waiting: 0, needsAttention: 0 }, paused: [] }
-const busy: AppStatus = { online: true, outbox: { waiting: 2, needsAttention: 1 }, paused: [] }
+const online: AppStatus['connection'] = { state: 'online', accountId: null, host: null, waiting: 0, nextTryAt: null, reason: null }
+const quiet: AppStatus = { online: true, outbox: { waiting: 0, needsAttention: 0 }, paused: [], connection: online, accounts: [] }
+const busy: AppStatus = { online: true, outbox: { waiting: 2, needsAttention: 1 }, paused: [], connection: online, accounts: [] }
 
 function item(overrides: Partial<OutboxItem>): OutboxItem {
   return {
