@@ -9,8 +9,8 @@
 import { hostOf, transportFailure, type Fetch } from '../atom'
 import type { Clock } from './clock'
 
-/** The waits before each probe of a server that cannot be reached, the last repeated: a server back is seen within 3 s. */
-export const PROBE_SCHEDULE_MS = [1_000, 2_000, 3_000]
+/** The waits before each probe of a server that cannot be reached, the last repeated: a server back is seen within 2 s. */
+export const PROBE_SCHEDULE_MS = [1_000, 2_000]
 const PROBE_TIMEOUT_MS = 5_000
 
 export interface ServerReach {
