@@ -68,12 +68,12 @@ describe('reachability of a server', () => {
     await service.restart()
     const back = Date.now()
     const arrived = await until(async () => {
-      const { posts } = await reader.feedPage(weblog!.feedUri)
+      const { posts } = await reader.feedPage(weblog!.feedUri ?? weblog!.postUri)
       return posts.some((post) => post.title === 'Queued on the train 1') ? Date.now() : null
     }, 50)
     expect(arrived - back).toBeLessThanOrEqual(Math.max(...PROBE_SCHEDULE_MS) + ONE_REQUEST_MS)
     await fixture.core.sync.drain()
-    const { posts } = await reader.feedPage(weblog!.feedUri)
+    const { posts } = await reader.feedPage(weblog!.feedUri ?? weblog!.postUri)
     expect(posts.filter((post) => post.title.startsWith('Queued on the train')).map((post) => post.title).sort()).toEqual([
       'Queued on the train 1',
       'Queued on the train 2',
