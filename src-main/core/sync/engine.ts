@@ -257,6 +257,8 @@ export class SyncEngine {
       if (operation.draftId) this.#settleDraft(operation.draftId)
       return requeued
     })
+    // Its server out of reach is tried at once too: the operation goes the moment it answers.
+    if (!this.#reachability.isReachable(operation.queueKey)) this.#reachability.probeNow()
     this.#queued(changed)
   }
 

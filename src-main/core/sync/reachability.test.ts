@@ -3,7 +3,7 @@
 // posts sit still (no Sending/Queued flicker); when it is back on the same port, the first queued post reaches it
 // within a probe's cap, not after the outbox's backoff.
 import { afterEach, describe, expect, it } from 'vitest'
-import type { AppStatus, OutboxItem, Weblog } from '../../../src-shared/contract'
+import type { AppStatus, OutboxItem } from '../../../src-shared/contract'
 import { AtomClient } from '../atom'
 import { openTestCore, type CoreFixture } from '../testing/core-fixture'
 import { startSandboxService, type SandboxService } from '../testing/sandbox-service'
