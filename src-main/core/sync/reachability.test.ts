@@ -4,10 +4,16 @@
 // within a probe's cap, not after the outbox's backoff.
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppStatus, OutboxItem } from '../../../src-shared/contract'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startServiceProcess, type ServiceProcess } from '../../../src-service/testing/service-process'
 import { AtomClient } from '../atom'
 import { openTestCore, type CoreFixture } from '../testing/core-fixture'
+import { ManualClock } from '../testing/manual-clock'
 import { startSandboxService, type SandboxService } from '../testing/sandbox-service'
-import { PROBE_SCHEDULE_MS } from './reachability'
+import { openSyncFixture, type SyncFixture } from '../testing/sync-fixture'
+import { PROBE_SCHEDULE_MS, Reachability } from './reachability'
 
 /** What the first request after the server is back may add to the probe's wait, on a busy 2-core machine. */
 const ONE_REQUEST_MS = 1_000
@@ -80,6 +86,46 @@ describe('reachability of a server', () => {
       'Queued on the train 3',
     ])
     expect((await handlers['app:status'](null)).connection.state).toBe('online')
+  }, 60_000)
+})
+
+describe('any answer from a server out of reach', () => {
+  let dir: string
+  let service: ServiceProcess | null = null
+  let fixture: SyncFixture | null = null
+
+  afterEach(async () => {
+    await fixture?.dispose()
+    await service?.stop()
+    rmSync(dir, { recursive: true, force: true })
+    fixture = service = null
+  })
+
+  it('wakes the outbox at once: a read that reaches the server sends what waits, with no probe and no backoff due', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'blogdesk-reach-'))
+    service = await startServiceProcess(join(dir, 'service'))
+    const { port, sandbox, url } = service
+    fixture = await openSyncFixture({ account: { atomBase: url, username: sandbox.username, password: sandbox.apiPassword } })
+    // Time stands still for the engine: neither its backoff nor its probes can fire, so only the read can wake it.
+    const clock = new ManualClock()
+    const reachability = new Reachability({ clock, fetch: globalThis.fetch })
+    const engine = fixture.engine({ clock, reachability })
+    engine.start()
+
+    await service.stop()
+    service = null
+    const draft = fixture.drafts.create({ accountId: fixture.accountId, weblogPostUri: fixture.weblogs[0]!.postUri, title: 'Woken by a read', content: '<p>Hi</p>' })
+    const operation = engine.publish(draft.id)
+    await until(async () => (engine.operation(operation.id)!.attempts > 0 && engine.operation(operation.id)!.state === 'queued' ? true : null))
+    expect(reachability.servers()).toMatchObject([{ origin: new URL(url).origin, reachable: false, nextProbeAt: clock.now() + PROBE_SCHEDULE_MS[0]! }])
+
+    service = await startServiceProcess(join(dir, 'service'), port)
+    await sleep(300)
+    expect(engine.operation(operation.id)!.state, 'nothing has tried the server yet').toBe('queued')
+    // Any read through core's fetch, e.g. the feed poller's or the weblog list's, answered with any status.
+    await reachability.observe(globalThis.fetch)(`${url}/t/atom/weblog`)
+    await until(async () => (engine.operation(operation.id)!.state === 'done' ? true : null))
+    expect((await fixture.client.feedPage(fixture.weblogs[0]!.feedUri ?? fixture.weblogs[0]!.postUri)).posts.map((post) => post.title)).toContain('Woken by a read')
   }, 60_000)
 })
 
