@@ -483,6 +483,8 @@ export class SyncEngine {
 
   /** A server that could not be reached answers again: what waits for it goes now, not at its backoff time. */
   #serverBack(origin: string): void {
+    // Stopped, the store may be closed: the queues are looked at again when the engine runs.
+    if (!this.#active) return
     for (const head of this.#outbox.heads()) if (originOf(head.queueKey) === origin) this.#outbox.makeQueueDue(head.queueKey)
     this.#schedulePump()
   }

@@ -151,9 +151,12 @@ export class Reachability {
     return () => this.#back.delete(listener)
   }
 
-  /** Cancels every probe. */
+  /** Cancels every probe, and schedules none until told again what waits (a probe under way still records its outcome). */
   stop(): void {
-    for (const server of this.#servers.values()) this.#stopProbing(server)
+    for (const server of this.#servers.values()) {
+      server.waiting = false
+      this.#stopProbing(server)
+    }
   }
 
   #scheduleProbe(origin: string, server: Server): void {
