@@ -1,10 +1,13 @@
 // The connection as the person sees it, against the real service over real HTTP: while the service is down the
 // status names the server that cannot be reached, how many operations wait and when the next try is, and the queued
 // posts sit still (no Sending/Queued flicker); when it is back on the same port, the first queued post reaches it
-// within a probe's cap, not after the outbox's backoff.
+// within a probe's cap, not after the outbox's backoff. Any answer wakes the outbox (a read, with the engine's clock
+// standing still), and the probes follow their capped schedule and stop once the server answers.
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppStatus, OutboxItem } from '../../../src-shared/contract'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServiceProcess, type ServiceProcess } from '../../../src-service/testing/service-process'
@@ -127,6 +130,56 @@ describe('any answer from a server out of reach', () => {
     await until(async () => (engine.operation(operation.id)!.state === 'done' ? true : null))
     expect((await fixture.client.feedPage(fixture.weblogs[0]!.feedUri ?? fixture.weblogs[0]!.postUri)).posts.map((post) => post.title)).toContain('Woken by a read')
   }, 60_000)
+})
+
+describe('probes of a server out of reach', () => {
+  let server: Server | null = null
+  afterEach(async () => {
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(null)))
+    server = null
+  })
+
+  it('start 1 s after it is found out of reach while something waits, then every 2 s, and stop the moment it answers', async () => {
+    const requests: string[] = []
+    const listen = (port: number) =>
+      new Promise<Server>((resolve) => {
+        const listening = createServer((request, response) => {
+          requests.push(`${request.method} ${request.url}`)
+          response.writeHead(404).end()
+        })
+        listening.listen(port, '127.0.0.1', () => resolve(listening))
+      })
+    server = await listen(0)
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    await new Promise((resolve) => server!.close(resolve))
+    server = null
+    const clock = new ManualClock()
+    const reachability = new Reachability({ clock, fetch: globalThis.fetch })
+    const back: string[] = []
+    reachability.onBack((answered) => back.push(answered))
+    const observed = reachability.observe(globalThis.fetch)
+
+    await expect(observed(`${origin}/t/atom/weblog`)).rejects.toThrow()
+    expect(reachability.servers()).toMatchObject([{ origin, reachable: false, nextProbeAt: null, problem: expect.stringMatching(/^Could not reach/) }])
+    reachability.setWaiting([`${origin}/t/atom/weblog/1`])
+    const found = clock.now()
+    expect(reachability.servers()[0]!.nextProbeAt).toBe(found + PROBE_SCHEDULE_MS[0]!)
+
+    clock.advance(PROBE_SCHEDULE_MS[0]!)
+    await until(async () => (reachability.servers()[0]!.nextProbeAt === clock.now() + PROBE_SCHEDULE_MS[1]! ? true : null))
+    clock.advance(PROBE_SCHEDULE_MS[1]!)
+    await until(async () => (reachability.servers()[0]!.nextProbeAt === clock.now() + PROBE_SCHEDULE_MS[1]! ? true : null))
+    expect(back).toEqual([])
+
+    server = await listen(Number(new URL(origin).port))
+    clock.advance(PROBE_SCHEDULE_MS[1]!)
+    await until(async () => (back.length > 0 ? true : null))
+    expect(back).toEqual([origin])
+    expect(requests).toEqual(['HEAD /'])
+    expect(reachability.servers()).toEqual([{ origin, host: new URL(origin).host, reachable: true, problem: null, nextProbeAt: null }])
+    clock.advance(10 * PROBE_SCHEDULE_MS[1]!)
+    expect(requests, 'no probe once it answers').toEqual(['HEAD /'])
+  })
 })
 
 async function until<T>(probe: () => Promise<T | null>, everyMs = 100): Promise<T> {
