@@ -8,6 +8,7 @@ import { runExifPreviewBench } from './exif-preview'
 import { runFeedBench } from './feed'
 import { runFlushBench } from './flush'
 import { runPhotoBench } from './photo'
+import { runReconnectBench } from './reconnect'
 import { runServiceBench } from './service'
 import { runStartupBench } from './startup'
 import { printTable, type BenchRow } from './table'
@@ -24,6 +25,7 @@ const suites: [string, () => Promise<BenchRow[]>][] = [
   ['EXIF preview of a 100-photo drop', runExifPreviewBench],
   ['Photo import: thumbnails in the image helper', runThumbnailsBench],
   ['Flush 1,000 queued posts', runFlushBench],
+  ['Reconnect: server back → first queued post sent', runReconnectBench],
   ['Post editor: typing and opening long posts', runEditorBench],
   ['Startup with 1,000 drafts and 10,000 cached events', runStartupBench],
   ['Activity feed: 10,000 and 100,000 cached events', runFeedBench],

@@ -56,7 +56,7 @@ test('the outbox says why an operation needs attention, Retry sends it again, Di
   await expect(waitingEntry).toContainText(`Could not reach ${new URL(sandbox.atomBase).host}`)
   await expect(app.outboxButton).toHaveAccessibleName('Outbox: 1 waiting to publish · 1 needs attention')
   platform.setOnline(false)
-  await expect(app.connection).toHaveText('Offline — changes wait in the outbox')
+  await expect(app.connection).toHaveText('Offline (this computer)')
   await saveScreenshot(app.page, testInfo, 'outbox-offline.png')
 
   const revived = await startServiceProcess(service.dataDir, service.port)

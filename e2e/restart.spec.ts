@@ -35,7 +35,7 @@ test('a draft and a queued publish survive closing Blogdesk and opening it again
   await expect(editor.saveState).toHaveText('Saved locally')
   await service.stop()
   await editor.publishButton.click()
-  await expect(editor.stateBadge).toHaveText('Queued')
+  await expect(editor.stateBadge).toHaveText(/^(Queued|Waiting)/)
 
   await app.page.close()
   await core.close()
@@ -52,7 +52,7 @@ test('a draft and a queued publish survive closing Blogdesk and opening it again
     const again = new EditorModel(page)
     await again.openDrafts(weblog!)
     await expect(again.draftItem(KEPT.title)).toContainText('Draft')
-    await expect(again.draftItem(QUEUED.title)).toContainText('Queued')
+    await expect(again.draftItem(QUEUED.title)).toContainText(/Queued|Waiting/)
     await again.openDraft(KEPT.title)
     await expect(again.title).toHaveValue(KEPT.title)
     await expect(again.text).toHaveText(KEPT.text)
@@ -60,7 +60,7 @@ test('a draft and a queued publish survive closing Blogdesk and opening it again
     await expectAccessible(page, testInfo, 'editor after a restart')
 
     await again.openDraft(QUEUED.title)
-    await expect(again.stateBadge).toHaveText('Queued')
+    await expect(again.stateBadge).toHaveText(/^(Queued|Waiting)/)
     const revived = await startServiceProcess(service.dataDir, service.port)
     try {
       await expect(again.stateBadge).toHaveText('Published', { timeout: 60_000 })

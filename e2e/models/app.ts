@@ -104,7 +104,7 @@ export class AppModel {
 
   // ── The status bar and the outbox ─────────────────────────────────────────────────────────────────────────
 
-  /** "Online" or "Offline — …", as the status bar says it. */
+  /** "Online", "Can't reach <host> — …", "Offline (this computer)" or "Signed out of …", as the status bar says it. */
   get connection(): Locator {
     return this.statusBar.getByRole('status').first()
   }

@@ -18,7 +18,7 @@ import {
 } from './handlers'
 import type { Platform } from './platform'
 import { Caches, Drafts, LocalStore, MediaCopies } from './store'
-import { accountsForSync, SyncEngine } from './sync'
+import { accountsForSync, Reachability, SyncEngine, systemClock } from './sync'
 
 export {
   Accounts,
@@ -90,6 +90,8 @@ export {
   type OperationState,
   type OutboxCounts,
   type PausedAccount,
+  Reachability,
+  type ServerReach,
   type SyncChange,
   type SyncProgress,
 } from './sync'
@@ -126,7 +128,10 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const emit: CoreEventListener = (event, payload) => {
     for (const listener of listeners) listener(event, payload)
   }
-  const fetch = options.fetch ?? globalThis.fetch
+  const rawFetch = options.fetch ?? globalThis.fetch
+  // Every request core makes tells what it learns of its server's reachability.
+  const reachability = new Reachability({ clock: systemClock, fetch: rawFetch })
+  const fetch = reachability.observe(rawFetch)
   const accounts = new Accounts({
     store,
     vault: options.vault,
@@ -138,13 +143,14 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const drafts = new Drafts(store)
   const caches = new Caches(store)
   const media = new MediaCopies(store)
-  const sync = new SyncEngine({ store, accounts: accountsForSync(accounts, fetch), drafts, caches, media })
+  const sync = new SyncEngine({ store, accounts: accountsForSync(accounts, fetch), drafts, caches, media, reachability })
   const feed = new FeedPoller({ store, clientOf: (accountId) => accounts.jsonClient(accountId) })
   const services: Services = {
     store,
     accounts,
     sync,
     feed,
+    reachability,
     drafts,
     caches,
     media,

@@ -6,8 +6,9 @@ import { AppWindows, appPage, signalOutbox } from '.'
 
 vi.mock('electron', () => import('../platform/testing/fake-electron'))
 
-const quiet: AppStatus = { online: true, outbox: { waiting: 0, needsAttention: 0 }, paused: [] }
-const busy: AppStatus = { online: true, outbox: { waiting: 2, needsAttention: 1 }, paused: [] }
+const online: AppStatus['connection'] = { state: 'online', accountId: null, host: null, waiting: 0, nextTryAt: null, reason: null }
+const quiet: AppStatus = { online: true, outbox: { waiting: 0, needsAttention: 0 }, paused: [], connection: online, accounts: [] }
+const busy: AppStatus = { online: true, outbox: { waiting: 2, needsAttention: 1 }, paused: [], connection: online, accounts: [] }
 
 function item(overrides: Partial<OutboxItem>): OutboxItem {
   return {

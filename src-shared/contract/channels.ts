@@ -88,6 +88,8 @@ export interface Channels {
   'outbox:list': { request: null; result: OutboxItem[] }
   'outbox:retry': { request: OperationRef; result: null }
   'outbox:discard': { request: OperationRef; result: null }
+  /** Tries every server that cannot be reached now, and makes everything waiting due: the person's "Try now". */
+  'outbox:tryNow': { request: null; result: null }
 
   'drafts:list': { request: DraftsPageRequest; result: DraftsPage }
   'drafts:create': { request: WeblogAddress; result: PostDraft }
@@ -201,6 +203,7 @@ export const requestChecks: { [C in Channel]: Check<RequestOf<C>> } = {
   'outbox:list': nothing,
   'outbox:retry': operationRef,
   'outbox:discard': operationRef,
+  'outbox:tryNow': nothing,
 
   'drafts:list': record<DraftsPageRequest>({
     accountId: id,

@@ -79,6 +79,39 @@ export interface AppStatus {
   outbox: OutboxCounts
   /** Accounts whose publishing is paused until the person signs in again, with why. */
   paused: { accountId: string; reason: string }[]
+  /** The state that matters most, for the status bar: offline, then a server out of reach, then a refused sign-in. */
+  connection: Connection
+  /**
+   * The accounts with a problem of their own (unreachable, signed out), in the order of the accounts list; any other
+   * account is online, or offline with the computer.
+   */
+  accounts: AccountConnection[]
+}
+
+/**
+ * What Blogdesk knows of a connection, from the outcome of its requests: `online`; `unreachable` (the computer is
+ * online, the server does not answer); `offline` (this computer has no network); `signed-out` (the server refused
+ * the account's sign-in).
+ */
+export type ConnectionState = 'online' | 'unreachable' | 'offline' | 'signed-out'
+
+export interface Connection {
+  state: ConnectionState
+  /** The account it is about; null for `online` and `offline` overall. */
+  accountId: string | null
+  /** The server's host (and port) it is about: the weblog's host; null when no server is in question. */
+  host: string | null
+  /** Operations of the outbox waiting for that server. */
+  waiting: number
+  /** When Blogdesk next tries to reach the server (ISO), while it cannot and something waits. */
+  nextTryAt: string | null
+  /** Why, in words: the last failure to connect, or the server's refusal of the sign-in. */
+  reason: string | null
+}
+
+export interface AccountConnection {
+  accountId: string
+  connection: Connection
 }
 
 /** What the application menu asks of the window that has the focus. */

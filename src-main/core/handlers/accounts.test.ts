@@ -135,18 +135,28 @@ describe('accounts handlers', () => {
     })
     await syncSays(core, () => core.sync.operation(operation.id)!.nextAttemptAt > Date.now())
     platform.setOnline(false)
-    expect(await core.handlers['app:status'](null)).toEqual({ online: false, outbox: { waiting: 1, needsAttention: 0 }, paused: [] })
+    expect(await core.handlers['app:status'](null)).toEqual({
+      online: false,
+      outbox: { waiting: 1, needsAttention: 0 },
+      paused: [],
+      connection: { state: 'offline', accountId: null, host: null, waiting: 0, nextTryAt: null, reason: null },
+      accounts: [],
+    })
     await sandbox.restart()
 
     platform.setOnline(true)
     expect(core.sync.operation(operation.id)!.nextAttemptAt, 'due at once, not at its backoff time').toBeLessThanOrEqual(Date.now())
     await core.sync.drain()
     expect(core.sync.operation(operation.id)).toMatchObject({ state: 'done', lastError: null })
-    expect(events.of('app:statusChanged').map((status: AppStatus) => [status.online, status.outbox.waiting])).toEqual([
-      [true, 1],
-      [false, 1],
-      [true, 1],
-      [true, 0],
+    // Told once per change of what the person sees (the next try's time moves while the server is out of reach).
+    const seen = events.of('app:statusChanged').map((status: AppStatus) => [status.online, status.connection.state, status.outbox.waiting].join(' '))
+    expect(seen.filter((shown, index) => shown !== seen[index - 1])).toEqual([
+      'true online 1',
+      'true unreachable 1',
+      'false offline 1',
+      'true unreachable 1',
+      'true online 1',
+      'true online 0',
     ])
   })
 })
@@ -181,10 +191,20 @@ describe('a paused account', () => {
     const [paused] = await core.handlers['accounts:list'](null)
     expect(paused!.paused).toMatch(/refused the sign-in/)
     expect(events.of('accounts:changed').at(-1)).toEqual([paused])
+    const signedOut = {
+      state: 'signed-out',
+      accountId: account.id,
+      host: new URL(service.origin).host,
+      waiting: 0,
+      nextTryAt: null,
+      reason: paused!.paused,
+    }
     expect(events.of('app:statusChanged').at(-1)).toEqual({
       online: true,
       outbox: { waiting: 1, needsAttention: 0 },
       paused: [{ accountId: account.id, reason: paused!.paused }],
+      connection: signedOut,
+      accounts: [{ accountId: account.id, connection: signedOut }],
     })
 
     await expect(core.handlers['accounts:updatePassword']({ accountId: account.id, apiPassword: 'still-wrong' })).rejects.toMatchObject({ code: 'auth' })
@@ -195,7 +215,7 @@ describe('a paused account', () => {
     await core.sync.drain()
     expect(core.sync.operation(operation.id)).toMatchObject({ state: 'done' })
     expect(events.of('accounts:changed').at(-1)).toEqual([resumed])
-    expect(events.of('app:statusChanged').at(-1)).toEqual({ online: true, outbox: { waiting: 0, needsAttention: 0 }, paused: [] })
+    expect(events.of('app:statusChanged').at(-1)).toMatchObject({ online: true, outbox: { waiting: 0, needsAttention: 0 }, paused: [], accounts: [] })
   })
 })
 

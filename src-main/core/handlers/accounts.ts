@@ -1,8 +1,10 @@
 // The accounts, weblogs and app namespaces: adding and removing accounts, their API password and JSON side, the
-// built-in sandbox, and the app's status (connectivity, the outbox's counts, paused accounts) as it changes.
-import type { AccountSummary, AppStatus } from '../../../src-shared/contract'
+// built-in sandbox, and the app's status (connectivity, each server's reachability, the outbox's counts, paused
+// accounts) as it changes.
+import type { AccountConnection, AccountSummary, AppStatus, Connection } from '../../../src-shared/contract'
+import { hostOf } from '../atom'
 import { CoreError } from '../errors'
-import { localMediaIn, type Operation } from '../sync'
+import { localMediaIn, originOf, type Operation, type PausedAccount } from '../sync'
 import type { HandlersOf, Services } from './services'
 
 export function accountsHandlers(services: Services): HandlersOf<'accounts' | 'weblogs' | 'app'> {
@@ -122,8 +124,48 @@ export function accountsHandlers(services: Services): HandlersOf<'accounts' | 'w
   }
 }
 
-function statusOf({ platform, sync }: Services): AppStatus {
-  return { online: platform.connectivity.isOnline(), outbox: sync.counts(), paused: sync.pausedAccounts() }
+function statusOf(services: Services): AppStatus {
+  const { platform, sync } = services
+  const online = platform.connectivity.isOnline()
+  const paused = sync.pausedAccounts()
+  const accounts = accountConnections(services, online, paused)
+  return { online, outbox: sync.counts(), paused, connection: overallConnection(online, accounts), accounts }
+}
+
+const ONLINE: Connection = { state: 'online', accountId: null, host: null, waiting: 0, nextTryAt: null, reason: null }
+
+/**
+ * The accounts with a problem of their own while the computer is online: signed out when the sign-in was refused;
+ * unreachable when the server of its weblogs (or of its JSON side) could not be connected to at the last request.
+ */
+function accountConnections({ accounts, reachability, sync }: Services, online: boolean, paused: PausedAccount[]): AccountConnection[] {
+  const unreachable = new Map(reachability.servers().filter((server) => !server.reachable).map((server) => [server.origin, server]))
+  // This runs on every change of the outbox: when all is well it reads nothing.
+  if (!online || (unreachable.size === 0 && paused.length === 0)) return []
+  const waiting = unreachable.size > 0 ? sync.waitingByServer() : new Map<string, number>()
+  return accounts.list().flatMap(({ id, atomBase, json }): AccountConnection[] => {
+    const refusal = paused.find((pause) => pause.accountId === id)
+    if (refusal) return [{ accountId: id, connection: { ...ONLINE, state: 'signed-out', accountId: id, host: hostOf(atomBase), reason: refusal.reason } }]
+    const server = [originOf(atomBase), ...(json ? [originOf(json.jsonBase)] : [])].flatMap((origin) => unreachable.get(origin) ?? [])[0]
+    if (!server) return []
+    const connection: Connection = {
+      state: 'unreachable',
+      accountId: id,
+      host: server.host,
+      waiting: waiting.get(server.origin) ?? 0,
+      nextTryAt: server.nextProbeAt === null ? null : new Date(server.nextProbeAt).toISOString(),
+      reason: server.problem,
+    }
+    return [{ accountId: id, connection }]
+  })
+}
+
+/** What the status bar shows: offline first, then the server out of reach with the most waiting, then a refused sign-in. */
+function overallConnection(online: boolean, accounts: AccountConnection[]): Connection {
+  if (!online) return { ...ONLINE, state: 'offline' }
+  const connections = accounts.map((account) => account.connection)
+  const unreachable = connections.filter((connection) => connection.state === 'unreachable').sort((a, b) => b.waiting - a.waiting)
+  return unreachable[0] ?? connections.find((connection) => connection.state === 'signed-out') ?? ONLINE
 }
 
 /**
@@ -150,6 +192,7 @@ function followStatus(services: Services): void {
     }),
   )
   onClose(sync.on('changed', tell))
+  onClose(services.reachability.onChanged(tell))
 }
 
 /** The media copies the account's drafts, their revisions and its queued operations refer to. */

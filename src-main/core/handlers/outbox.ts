@@ -24,5 +24,10 @@ export function outboxHandlers(services: Services): HandlersOf<'outbox'> {
       sync.discard(operationId)
       return null
     },
+
+    'outbox:tryNow': async () => {
+      sync.sendNow()
+      return null
+    },
   }
 }

@@ -6,7 +6,7 @@ import type { FeedPoller } from '../feed'
 import type { ImageWorker } from '../media'
 import type { Platform } from '../platform'
 import type { Caches, Drafts, LocalStore, MediaCopies } from '../store'
-import type { SyncEngine } from '../sync'
+import type { Reachability, SyncEngine } from '../sync'
 
 export type CoreEventListener = <E extends Event>(event: E, payload: Events[E]) => void
 
@@ -15,6 +15,8 @@ export interface Services {
   accounts: Accounts
   sync: SyncEngine
   feed: FeedPoller
+  /** What core knows of each server's reachability, from the outcome of its requests. */
+  reachability: Reachability
   drafts: Drafts
   caches: Caches
   media: MediaCopies

@@ -13,6 +13,8 @@
 //   may have reached the server is first looked for in the weblog's feed (reconcile.ts); an update first reads the
 //   post, finds our own earlier write there (done) or someone else's (a conflict, both versions kept); a delete of a
 //   post already gone is done.
+// - A server that cannot be reached (reachability.ts) is not sent to at all: its operations stay queued, untouched,
+//   while it is probed every few seconds, and the moment any request reaches it again they fall due and go.
 import { extname } from 'node:path'
 import { formatW3cDate } from '../../../src-protocol'
 import type { Weblog } from '../../../src-shared/contract'
@@ -24,6 +26,7 @@ import { DEFAULT_RETRY_POLICY, retryDelay, systemClock, type Clock, type RetryPo
 import { localMediaIn, withPublicMedia } from './inline-media'
 import type { Operation, OperationKind, OperationResults, OutboxCounts, PostSnapshot, PublishedPost } from './operations'
 import { Outbox, type NewOperation } from './outbox'
+import { Reachability, originOf } from './reachability'
 import { findCreatedPost } from './reconcile'
 import { contentHash, sameText } from './versions'
 
@@ -40,6 +43,8 @@ export interface SyncEngineOptions {
   drafts?: Drafts
   caches?: Caches
   media?: MediaCopies
+  /** What core knows of each server, from all its requests; the engine's own (probing with Node's fetch) otherwise. */
+  reachability?: Reachability
 }
 
 export interface PausedAccount {
@@ -133,6 +138,7 @@ export class SyncEngine {
   readonly #drafts: Drafts
   readonly #caches: Caches
   readonly #media: MediaCopies
+  readonly #reachability: Reachability
   readonly #listeners: { [E in keyof SyncEvents]: Set<(payload: SyncEvents[E]) => void> } = { changed: new Set(), progress: new Set() }
   /** The queues sending now, by queue key. */
   readonly #running = new Map<string, Promise<void>>()
@@ -160,6 +166,8 @@ export class SyncEngine {
     this.#drafts = options.drafts ?? new Drafts(this.#store, { now })
     this.#caches = options.caches ?? new Caches(this.#store, { now })
     this.#media = options.media ?? new MediaCopies(this.#store, { now })
+    this.#reachability = options.reachability ?? new Reachability({ clock: this.#clock, fetch: globalThis.fetch })
+    this.#reachability.onBack((origin) => this.#serverBack(origin))
     this.#recoverInterrupted()
   }
 
@@ -250,6 +258,8 @@ export class SyncEngine {
       if (operation.draftId) this.#settleDraft(operation.draftId)
       return requeued
     })
+    // Its server out of reach is tried at once too: the operation goes the moment it answers.
+    if (!this.#reachability.isReachable(operation.queueKey)) this.#reachability.probeNow()
     this.#queued(changed)
   }
 
@@ -331,9 +341,10 @@ export class SyncEngine {
     return this.#store.syncToDisk()
   }
 
-  /** Makes every waiting operation due now: the network is back, or the person asked to send. */
+  /** Makes every waiting operation due now, and probes the servers that could not be reached: the network is back, or the person asked to send. */
   sendNow(): void {
     this.#outbox.makeAllDue()
+    this.#reachability.probeNow()
     this.#schedulePump()
   }
 
@@ -350,6 +361,16 @@ export class SyncEngine {
 
   counts(): OutboxCounts {
     return this.#outbox.counts()
+  }
+
+  /** How many operations wait (queued or being sent) for each server, by origin. */
+  waitingByServer(): Map<string, number> {
+    const waiting = new Map<string, number>()
+    for (const [queueKey, count] of this.#outbox.waitingByQueue()) {
+      const origin = originOf(queueKey)
+      waiting.set(origin, (waiting.get(origin) ?? 0) + count)
+    }
+    return waiting
   }
 
   pausedAccounts(): PausedAccount[] {
@@ -376,6 +397,7 @@ export class SyncEngine {
   async stop(): Promise<void> {
     this.#started = false
     this.#disarm()
+    this.#reachability.stop()
     const stopped = new Error('The sync engine stopped before the outbox was flushed.')
     for (const waiter of [...this.#flushWaiters.splice(0), ...this.#drainWaiters.splice(0)]) waiter.reject(stopped)
     await Promise.allSettled([...this.#running.values()])
@@ -416,11 +438,15 @@ export class SyncEngine {
     let waiting = false
     let wakeAt = Number.POSITIVE_INFINITY
     this.#starved = false
+    const waitingQueues: string[] = []
     try {
       const now = this.#clock.now()
       for (const head of this.#outbox.heads()) {
+        if (head.state === 'sending' || (head.state === 'queued' && !this.#paused.has(head.accountId))) waitingQueues.push(head.queueKey)
         if (head.state !== 'queued' || this.#paused.has(head.accountId) || this.#held.has(head.accountId) || this.#running.has(head.queueKey)) continue
         waiting = true
+        // Its server is being probed, and wakes the queue when it answers (serverBack).
+        if (!this.#reachability.isReachable(head.queueKey)) continue
         if (head.nextAttemptAt > now) wakeAt = Math.min(wakeAt, head.nextAttemptAt)
         else if (this.#running.size < this.#concurrency) this.#launch(head)
         else this.#starved = true
@@ -429,6 +455,7 @@ export class SyncEngine {
       this.#broken(error)
       return
     }
+    this.#reachability.setWaiting(waitingQueues)
     this.#arm(wakeAt)
     if (this.#running.size > 0) return
     for (const waiter of this.#flushWaiters.splice(0)) waiter.resolve()
@@ -453,6 +480,14 @@ export class SyncEngine {
       },
       Math.max(0, wakeAt - this.#clock.now()),
     )
+  }
+
+  /** A server that could not be reached answers again: what waits for it goes now, not at its backoff time. */
+  #serverBack(origin: string): void {
+    // Stopped, the store may be closed: the queues are looked at again when the engine runs.
+    if (!this.#active) return
+    for (const head of this.#outbox.heads()) if (originOf(head.queueKey) === origin) this.#outbox.makeQueueDue(head.queueKey)
+    this.#schedulePump()
   }
 
   #disarm(): void {
@@ -523,8 +558,18 @@ export class SyncEngine {
   /** Sends an operation marked `sending`, as it stood before (only an earlier attempt that may have landed calls for checking first). */
   #send({ before, sending }: Attempt): Promise<{ ok: true; outcome: Outcome } | { ok: false; error: unknown }> {
     return this.#sendOperation({ ...sending, uncertain: before.uncertain }).then(
-      (outcome) => ({ ok: true, outcome }),
-      (error: unknown) => ({ ok: false, error }),
+      (outcome) => {
+        // Streamed uploads do not go through the observed fetch: their outcome is told here.
+        this.#reachability.answered(sending.queueKey)
+        return { ok: true, outcome }
+      },
+      (error: unknown) => {
+        if (error instanceof RequestFailure) {
+          if (error.kind === 'unreachable') this.#reachability.unreachable(sending.queueKey, error.message)
+          else if (error.status !== null) this.#reachability.answered(sending.queueKey)
+        }
+        return { ok: false, error }
+      },
     )
   }
 

@@ -23,5 +23,6 @@ export type {
   PostSnapshot,
   PublishedPost,
 } from './operations'
+export { PROBE_SCHEDULE_MS, Reachability, originOf, type ServerReach } from './reachability'
 export { RECONCILE_MAX_PAGES } from './reconcile'
 export { contentHash, sameText } from './versions'

@@ -180,6 +180,17 @@ export class Outbox {
     this.#store.run("UPDATE outbox SET next_attempt_at = 0 WHERE state = 'queued' AND next_attempt_at > 0")
   }
 
+  /** Makes the queue's waiting operations due now: its server answers again. */
+  makeQueueDue(queueKey: string): void {
+    this.#store.run("UPDATE outbox SET next_attempt_at = 0 WHERE state = 'queued' AND queue_key = :queueKey AND next_attempt_at > 0", { queueKey })
+  }
+
+  /** How many operations wait (queued or being sent) in each queue that has any. */
+  waitingByQueue(): Map<string, number> {
+    const rows = this.#store.all("SELECT queue_key, COUNT(*) AS n FROM outbox WHERE state IN ('queued', 'sending') GROUP BY queue_key")
+    return new Map(rows.map((row) => [String(row['queue_key']), Number(row['n'])]))
+  }
+
   /**
    * Operations an earlier run left in `sending` (it stopped or was killed mid-request) go back to the queue. They
    * stay uncertain: the server may have them.

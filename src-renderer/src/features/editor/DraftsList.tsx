@@ -127,7 +127,7 @@ function DraftItem({ draft, onLinkError }: { draft: DraftSummary; onLinkError(er
         {draft.excerpt && <span className="draft-item__excerpt">{draft.excerpt}</span>}
       </button>
       <div className="draft-item__meta">
-        <StateBadge state={draft.state} />
+        <StateBadge state={draft.state} accountId={draft.accountId} />
         <time dateTime={draft.updatedAt}>{formatSaved(draft.updatedAt)}</time>
         {draft.state === 'published' && draft.permalink && (
           <button

@@ -276,7 +276,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
       <div className="post-editor__main">
         <div className="post-editor__chrome">
           <header className="post-editor__bar">
-            <StateBadge state={summary.state} />
+            <StateBadge state={summary.state} accountId={summary.accountId} />
             <SaveIndicator session={session} />
             <span className="post-editor__spacer" />
             <Button variant="quiet" aria-expanded={historyOpen} onClick={() => onHistoryOpen(!historyOpen)}>

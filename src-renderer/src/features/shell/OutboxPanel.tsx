@@ -5,6 +5,7 @@ import { Button, classNames, ConfirmDialog, ErrorNotice, Icon, Pane, Spinner } f
 import { useAccountsStore } from '../accounts'
 import { useNavigation } from '../navigation'
 import { orderedItems, useOutboxStore } from './outboxStore'
+import { describeWaiting, useConnection, useSecondsUntil } from './connection'
 import { useStatusStore } from './statusStore'
 import { describeOutbox } from './StatusBar'
 import './shell.css'
@@ -91,6 +92,10 @@ function OutboxEntry({ item, onDiscard }: { item: OutboxItem; onDiscard(): void 
   const accountLabel = useAccountsStore((state) =>
     state.accounts.status === 'loaded' ? state.accounts.value.find((account) => account.id === item.accountId)?.label : undefined,
   )
+  const connection = useConnection(item.accountId)
+  // While its server cannot be reached, the item waits for the server's next try, not for its own backoff.
+  const serverNextTry = item.state === 'queued' && connection?.state === 'unreachable' ? connection.nextTryAt : null
+  const secondsToNextTry = useSecondsUntil(serverNextTry)
   const { navigate, openDraft } = useNavigation.getState()
   const stopped = item.state === 'needs-attention' || item.state === 'conflict'
   const busy = acting?.status === 'busy'
@@ -101,9 +106,11 @@ function OutboxEntry({ item, onDiscard }: { item: OutboxItem; onDiscard(): void 
         <h2 className="outbox-entry__title" id={titleId}>
           {item.title}
         </h2>
-        <span className={classNames('outbox-state', `outbox-state--${item.state}`)}>{stateLabels[item.state]}</span>
+        <span className={classNames('outbox-state', `outbox-state--${item.state}`)}>
+          {serverNextTry === null ? stateLabels[item.state] : describeWaiting(secondsToNextTry)}
+        </span>
       </div>
-      <p className="outbox-entry__meta">{describeTiming(item, accountLabel)}</p>
+      <p className="outbox-entry__meta">{describeTiming(item, accountLabel, serverNextTry === null)}</p>
       {item.state === 'sending' && progress && (
         <progress className="outbox-entry__progress" value={progress.sent} max={progress.total} aria-label={`Sending ${item.title}`} />
       )}
@@ -153,12 +160,12 @@ function OutboxEntry({ item, onDiscard }: { item: OutboxItem; onDiscard(): void 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' })
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 
-function describeTiming(item: OutboxItem, accountLabel: string | undefined): string {
+function describeTiming(item: OutboxItem, accountLabel: string | undefined, ownNextTry: boolean): string {
   const parts: string[] = []
   if (accountLabel) parts.push(accountLabel)
   parts.push(`queued ${dateTimeFormat.format(new Date(item.enqueuedAt))}`)
   if (item.attempts > 0 && item.state !== 'done') parts.push(`${item.attempts} ${item.attempts === 1 ? 'attempt' : 'attempts'}`)
-  if (item.state === 'queued' && item.nextAttemptAt !== null) parts.push(`next try at ${timeFormat.format(new Date(item.nextAttemptAt))}`)
+  if (ownNextTry && item.state === 'queued' && item.nextAttemptAt !== null) parts.push(`next try at ${timeFormat.format(new Date(item.nextAttemptAt))}`)
   return parts.join(' · ')
 }
 

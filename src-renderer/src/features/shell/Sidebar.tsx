@@ -4,6 +4,8 @@ import { Button, ErrorNotice, Icon, NavItem, Spinner } from '../../ui'
 import { useAccountsStore } from '../accounts'
 import { CollectionsNav } from '../collections'
 import { sameView, useNavigation, type View } from '../navigation'
+import { describeConnection, useConnection, useSecondsUntil } from './connection'
+import { useStatusStore } from './statusStore'
 import './shell.css'
 
 /** Accounts, each with its weblogs (Drafts, Posts, Categories), photo albums and lists, and friends. */
@@ -74,6 +76,7 @@ function AccountSection({ account }: { account: AccountSummary }) {
           Publishing paused: change the API password
         </button>
       )}
+      <AccountUnreachable accountId={account.id} />
       {(!weblogs || weblogs.status === 'loading') && <Spinner label="Loading weblogs…" className="account__status" />}
       {weblogs?.status === 'failed' && (
         <ErrorNotice error={weblogs.error} onRetry={() => void loadWeblogs(account.id)} className="account__error" />
@@ -136,5 +139,22 @@ function Place({ view, icon, children }: { view: View; icon: 'drafts' | 'posts' 
     <NavItem selected={selected} icon={icon} onClick={() => navigate(view)}>
       {children}
     </NavItem>
+  )
+}
+
+/** Under an account whose server cannot be reached: which server, what waits for it, the next try, and Try now. */
+function AccountUnreachable({ accountId }: { accountId: string }) {
+  const connection = useConnection(accountId)
+  const tryNow = useStatusStore((state) => state.tryNow)
+  const unreachable = connection?.state === 'unreachable' ? connection : null
+  const secondsToNextTry = useSecondsUntil(unreachable?.nextTryAt ?? null)
+  if (unreachable === null) return null
+  return (
+    <p className="account__unreachable" title={unreachable.reason ?? undefined}>
+      {describeConnection(unreachable, secondsToNextTry)}
+      <button type="button" className="account__try-now" onClick={() => void tryNow()}>
+        Try now
+      </button>
+    </p>
   )
 }
