@@ -4,7 +4,7 @@ import { realpathSync } from 'node:fs'
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { createService } from './app'
+import { createService, type ServiceOptions } from './app'
 import { writeSandboxFile } from './demo'
 import type { LookupOptions } from './lookup'
 import { SetupError } from './setup-error'
@@ -27,6 +27,8 @@ export interface StartOptions {
   resources?: string
   /** WSSE nonces remembered per user within the clock window; tests lower it to reach the bound quickly. */
   wsseNoncesPerUser?: number
+  /** Live events streams' heartbeat and bounds, or false to serve none. */
+  liveStreams?: ServiceOptions['liveStreams']
 }
 
 export interface RunningService {
@@ -49,8 +51,9 @@ export async function startService({
   simulate,
   resources,
   wsseNoncesPerUser,
+  liveStreams,
 }: StartOptions): Promise<RunningService> {
-  const service = await createService({ dataDir, demo, lookup, rateLimit, simulate, resources, wsseNoncesPerUser })
+  const service = await createService({ dataDir, demo, lookup, rateLimit, simulate, resources, wsseNoncesPerUser, liveStreams })
   const server = createServer()
   try {
     const origin = originOf(await listen(server, port, host))
@@ -59,7 +62,9 @@ export async function startService({
     if (service.sandbox) writeSandboxFile(dataDir, origin, service.sandbox)
     let closed: Promise<void> | undefined
     const close = async () => {
-      await stopServer()
+      const stopped = stopServer()
+      service.endLiveStreams()
+      await stopped
       service.close()
     }
     return { origin, close: () => (closed ??= close()) }

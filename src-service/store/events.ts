@@ -29,11 +29,23 @@ export interface StreamCursor {
   id: number
 }
 
+/** Told the actors who have new events (routes/live-events.ts streams them). */
+export type RecordedListener = (actorIds: ReadonlySet<number>) => void
+
 export class Events {
   readonly #db: Connection
+  readonly #listeners = new Set<RecordedListener>()
+  /** Actors with events recorded since listeners were last told; told once per turn of the event loop. */
+  #pendingActors: Set<number> | null = null
 
   constructor(db: Connection) {
     this.#db = db
+  }
+
+  /** Calls `listener` after events are recorded, with their actors; returns the unsubscribe function. */
+  onRecorded(listener: RecordedListener): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
   }
 
   /** Records an event; call it inside the transaction that creates the object, so neither exists without the other. */
@@ -54,7 +66,28 @@ export class Events {
         ':groupId': groupId,
       },
     )
+    this.#tellLater(event.actorId)
     return { ...event, id, urlId, published, groupId }
+  }
+
+  /** The id of the newest event recorded so far (0 for none): live streams send what is recorded after it. */
+  newestId(): number {
+    return Number(this.#db.get('SELECT MAX(id) AS id FROM events')?.['id'] ?? 0)
+  }
+
+  /**
+   * The actor's events recorded after the event `afterId`, oldest first, at most `limit`. Read by id, the order they
+   * were recorded in (a stream's `published` can be backdated). `+actor_id` keeps SQLite on the id range, which
+   * holds only the few events since `afterId`, instead of the actor's whole history in events_by_actor.
+   */
+  recordedAfter(actorId: number, afterId: number, limit: number): EventRecord[] {
+    return this.#db
+      .all('SELECT * FROM events WHERE id > :afterId AND +actor_id = :actorId ORDER BY id LIMIT :limit', {
+        ':afterId': afterId,
+        ':actorId': actorId,
+        ':limit': limit,
+      })
+      .map(toEventRecord)
   }
 
   find(urlId: string): EventRecord | null {
@@ -119,6 +152,23 @@ export class Events {
     return new Map(published.map((row) => [Number(row['object_id']), Number(row['group_id'])]))
   }
 
+  /**
+   * Listeners hear of an event in a microtask: transactions never await, so by then the one that recorded it has
+   * committed (they read it) or rolled back (they find nothing new). Many events in one turn make one call.
+   */
+  #tellLater(actorId: number): void {
+    if (this.#listeners.size === 0) return
+    if (this.#pendingActors) {
+      this.#pendingActors.add(actorId)
+      return
+    }
+    this.#pendingActors = new Set([actorId])
+    queueMicrotask(() => {
+      const actors = this.#pendingActors!
+      this.#pendingActors = null
+      for (const listener of this.#listeners) listener(actors)
+    })
+  }
 }
 
 function toEventRecord(row: Row): EventRecord {
