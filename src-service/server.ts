@@ -131,10 +131,11 @@ function trackRequestsForShutdown(server: Server): () => Promise<void> {
 // --simulate: with --demo, the demo friends post, comment, favour and add neighbours every so many seconds.
 // --resources: the folder holding catalogue/ and demo-photos/; a bundled service (the app's sandbox) cannot find the
 // repo's resources/ from where it runs.
+// --no-live: serve no live events streams (events.json is polled), as a service without that extension would.
 const USAGE =
   'usage: npm run service -- --port <n> --data-dir <dir> [--demo] [--host <address>] ' +
   '[--lookup-allow <host,...>] [--isbn-provider <url with {isbn}>] [--offline] ' +
-  '[--rate-limit <requests a minute>] [--simulate <seconds>] [--resources <dir>]'
+  '[--rate-limit <requests a minute>] [--simulate <seconds>] [--resources <dir>] [--no-live]'
 
 class UsageError extends SetupError {}
 
@@ -182,6 +183,10 @@ export function parseArguments(args: readonly string[]): StartOptions {
         break
       case '--resources':
         options.resources = value()
+        break
+      case '--no-live':
+        if (inline !== undefined) throw new UsageError(`--no-live takes no value (${USAGE})`)
+        options.liveStreams = false
         break
       default:
         throw new UsageError(`unknown option ${args[index]} (${USAGE})`)
