@@ -17,7 +17,8 @@ export interface LiveStreamOptions {
 }
 
 export const DEFAULT_HEARTBEAT_MS = 15_000
-export const DEFAULT_STREAMS_PER_CLIENT = 4
+// One stream per followed friend: a person following a dozen friends on one service should not be refused.
+export const DEFAULT_STREAMS_PER_CLIENT = 16
 export const DEFAULT_STREAMS_TOTAL = 1_000
 /** What the stream's `retry:` field asks clients to wait before reconnecting. */
 const RECONNECT_MS = 2_000
