@@ -147,6 +147,21 @@ describe('the live feed extensions', () => {
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/Last-Event-ID 6e0000 .*events\.json/)
   })
 
+  it('resumes in the order events.json has, so an event recorded later but dated earlier is not sent as new', async () => {
+    const datedNow = await service.withStore((store) => {
+      const [melodyId, ivyId] = [store.users.find('melody')!.id, store.users.find('ivy')!.id]
+      const neighbour = (published: string) =>
+        store.events.record({ actorId: melodyId, verb: 'AddedNeighbor', objectType: 'User', objectId: ivyId, published })
+      const recorded = neighbour(new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'))
+      neighbour('2001-01-01T00:00:00Z')
+      return recorded
+    })
+    const stream = await open({ 'Last-Event-ID': datedNow.urlId })
+    await post('Later')
+    await stream.until((reader) => reader.messages.length >= 1)
+    expect(JSON.parse(stream.messages[0]!.data)).toMatchObject({ verb: 'NewAsset', object: { title: 'Later' } })
+  })
+
   it('sends heartbeat comments while nothing happens', async () => {
     const stream = await open()
     await stream.until((reader) => reader.comments.filter((comment) => comment === 'heartbeat').length >= 2)

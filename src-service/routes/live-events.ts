@@ -4,7 +4,7 @@
 // by other instances of the service is issue 16's multi-instance fan-out.
 import { PassThrough } from 'node:stream'
 import { JsonGraph } from '../json/graph'
-import type { EventRecord, Person, Store } from '../store'
+import type { EventRecord, Person, Store, StreamCursor } from '../store'
 import { HttpError, type Reply } from './reply'
 
 export interface LiveStreamOptions {
@@ -39,8 +39,8 @@ interface OpenStream {
   actorId: number
   client: string
   origin: string
-  /** The id of the last event sent (or the newest recorded when the stream opened). */
-  lastId: number
+  /** Where in the actor's stream the last event sent stands (or the newest one when the stream opened). */
+  after: StreamCursor
   body: PassThrough
 }
 
@@ -94,7 +94,7 @@ export class LiveEvents {
       actorId: person.id,
       client,
       origin,
-      lastId: lastEventId === null ? this.#store.events.newestId() : this.#resumeAfter(person, lastEventId),
+      after: lastEventId === null ? this.#newest(person) : this.#resumeAfter(person, lastEventId),
       body: new PassThrough(),
     }
     this.#streams.add(stream)
@@ -115,7 +115,13 @@ export class LiveEvents {
     this.#stopHeartbeat()
   }
 
-  #resumeAfter(person: Person, lastEventId: string): number {
+  /** The top of the person's stream; before any event when there is none. */
+  #newest(person: Person): StreamCursor {
+    const [newest] = this.#store.events.streamPage(person.id, null, 1)
+    return newest ? { published: newest.published, id: newest.id } : { published: '', id: 0 }
+  }
+
+  #resumeAfter(person: Person, lastEventId: string): StreamCursor {
     const event = this.#store.events.find(lastEventId)
     if (!event || event.actorId !== person.id) {
       throw new HttpError(
@@ -124,7 +130,7 @@ export class LiveEvents {
           "Read events.json for what you missed, then open the stream again without it.",
       )
     }
-    return event.id
+    return { published: event.published, id: event.id }
   }
 
   #deliver(actors: ReadonlySet<number>): void {
@@ -133,10 +139,10 @@ export class LiveEvents {
     for (const stream of this.#streams) if (actors.has(stream.actorId)) this.#catchUp(stream, messages)
   }
 
-  /** Sends the stream every event of its actor recorded after the last one it got. */
+  /** Sends the stream every event of its actor that is newer than the last one it got. */
   #catchUp(stream: OpenStream, messages: Map<string, string>): void {
     for (;;) {
-      const records = this.#store.events.recordedAfter(stream.actorId, stream.lastId, BATCH)
+      const records = this.#store.events.newerThan(stream.actorId, stream.after, BATCH)
       const unrendered = records.filter((record) => !messages.has(messageKey(stream.origin, record)))
       const graph = new JsonGraph(this.#store, stream.origin)
       for (const record of unrendered) {
@@ -147,7 +153,7 @@ export class LiveEvents {
       for (const record of records) {
         const message = messages.get(messageKey(stream.origin, record))!
         if (message !== '') this.#write(stream, message)
-        stream.lastId = record.id
+        stream.after = { published: record.published, id: record.id }
       }
       if (records.length < BATCH) return
     }

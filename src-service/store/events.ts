@@ -70,23 +70,18 @@ export class Events {
     return { ...event, id, urlId, published, groupId }
   }
 
-  /** The id of the newest event recorded so far (0 for none): live streams send what is recorded after it. */
-  newestId(): number {
-    return Number(this.#db.get('SELECT MAX(id) AS id FROM events')?.['id'] ?? 0)
-  }
-
   /**
-   * The actor's events recorded after the event `afterId`, oldest first, at most `limit`. Read by id, the order they
-   * were recorded in (a stream's `published` can be backdated). `+actor_id` keeps SQLite on the id range, which
-   * holds only the few events since `afterId`, instead of the actor's whole history in events_by_actor.
+   * The actor's events after `cursor` in the stream's order (published, then id), oldest first, at most `limit`:
+   * what a live stream sends next. In that order, not the order of recording, so a stream agrees with events.json
+   * even about events recorded with an earlier date (seed data backdates its history).
    */
-  recordedAfter(actorId: number, afterId: number, limit: number): EventRecord[] {
+  newerThan(actorId: number, cursor: StreamCursor, limit: number): EventRecord[] {
     return this.#db
-      .all('SELECT * FROM events WHERE id > :afterId AND +actor_id = :actorId ORDER BY id LIMIT :limit', {
-        ':afterId': afterId,
-        ':actorId': actorId,
-        ':limit': limit,
-      })
+      .all(
+        `SELECT * FROM events WHERE actor_id = :actorId AND (published, id) > (:published, :id)
+         ORDER BY published, id LIMIT :limit`,
+        { ':actorId': actorId, ':published': cursor.published, ':id': cursor.id, ':limit': limit },
+      )
       .map(toEventRecord)
   }
 
