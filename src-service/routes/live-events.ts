@@ -164,6 +164,8 @@ export class LiveEvents {
   }
 
   #write(stream: OpenStream, text: string): void {
+    // A stream cut off or ended stays in the set until its 'close', a tick later; nothing more is written to it.
+    if (stream.body.destroyed || stream.body.writableEnded) return
     if (stream.body.writableLength > MAX_UNREAD_BYTES) {
       stream.body.destroy()
       return

@@ -161,7 +161,14 @@ export class Events {
     queueMicrotask(() => {
       const actors = this.#pendingActors!
       this.#pendingActors = null
-      for (const listener of this.#listeners) listener(actors)
+      for (const listener of this.#listeners) {
+        // Out here nobody would catch it: a failing listener is reported, and the others still hear.
+        try {
+          listener(actors)
+        } catch (error) {
+          console.error('A listener to new events failed:', error)
+        }
+      }
     })
   }
 }
