@@ -7,6 +7,7 @@ import { runEventsBench } from './events'
 import { runExifPreviewBench } from './exif-preview'
 import { runFeedBench } from './feed'
 import { runFlushBench } from './flush'
+import { runLiveBench } from './live'
 import { runPhotoBench } from './photo'
 import { runReconnectBench } from './reconnect'
 import { runServiceBench } from './service'
@@ -20,6 +21,7 @@ const suites: [string, () => Promise<BenchRow[]>][] = [
   ['Service on loopback', runServiceBench],
   ['20 MB photo POST', runPhotoBench],
   ['JSON events stream', runEventsBench],
+  ['Live feed: conditional polls and event streams', runLiveBench],
   ['50 MB photo upload by the Atom client', runUploadBench],
   ['Enqueue: one outbox insert', runEnqueueBench],
   ['EXIF preview of a 100-photo drop', runExifPreviewBench],

@@ -12,6 +12,7 @@ import { serviceResources } from './resources'
 import { weblogRoot } from './routes/atom-root'
 import { registerMediaRoutes } from './routes/gallery'
 import { errorReplyFor, registerJsonRoutes } from './routes/json'
+import { LiveEvents, type LiveStreamOptions } from './routes/live-events'
 import { registerListRoutes } from './routes/lists'
 import { registerOAuthRoutes } from './routes/oauth'
 import { registerPostRoutes } from './routes/posts'
@@ -33,6 +34,8 @@ export interface ServiceOptions {
   resources?: string
   /** WSSE nonces remembered per user within the clock window (WsseVerifierOptions.maxNoncesPerUser). */
   wsseNoncesPerUser?: number
+  /** Each user's live events stream: its heartbeat and bounds, or false for none (a service that only answers polls). */
+  liveStreams?: LiveStreamOptions | false
 }
 
 export interface Service {
@@ -40,6 +43,8 @@ export interface Service {
   readonly sandbox: SandboxAccount | null
   /** Handles requests to a server reachable at `origin`; every href the service sends starts with it. */
   requestListener(origin: string): RequestListener
+  /** Ends every live events stream and refuses new ones; call it as the server stops, since a stream never ends itself. */
+  endLiveStreams(): void
   /** Stops the simulation and closes the store. Stop the server first, so no request finds it closed. */
   close(): void
 }
@@ -52,6 +57,7 @@ export async function createService({
   simulate,
   resources,
   wsseNoncesPerUser,
+  liveStreams = {},
 }: ServiceOptions): Promise<Service> {
   const files = serviceResources(resources)
   const store = openStore(dataDir)
@@ -64,7 +70,8 @@ export async function createService({
     registerListRoutes(router, store, withWsse, createLookups({ catalogueFile: files.catalogueFile, ...lookup }))
     registerMediaRoutes(router, store, media, withWsse)
     registerOAuthRoutes(router, store)
-    registerJsonRoutes(router, store, { rateLimit })
+    const liveEvents = liveStreams === false ? undefined : new LiveEvents(store, liveStreams)
+    registerJsonRoutes(router, store, { rateLimit, ...(liveEvents ? { liveEvents } : {}) })
     registerProfilePages(router, store, AvatarCache.open(dataDir))
     if (simulate !== undefined && !sandbox) {
       throw new SetupError('--simulate makes the demo friends act, so it needs the demo data: add --demo.')
@@ -73,7 +80,9 @@ export async function createService({
     return {
       sandbox,
       requestListener: (origin) => router.listener(new URL(origin).origin),
+      endLiveStreams: () => liveEvents?.close(),
       close: () => {
+        liveEvents?.close()
         simulation?.stop()
         store.close()
       },

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { SANDBOX_STOP_MESSAGE } from '../src-protocol'
-import { createService } from './app'
+import { createService, type ServiceOptions } from './app'
 import { writeSandboxFile } from './demo'
 import type { LookupOptions } from './lookup'
 import { SetupError } from './setup-error'
@@ -30,6 +30,8 @@ export interface StartOptions {
   resources?: string
   /** WSSE nonces remembered per user within the clock window; tests lower it to reach the bound quickly. */
   wsseNoncesPerUser?: number
+  /** Live events streams' heartbeat and bounds, or false to serve none. */
+  liveStreams?: ServiceOptions['liveStreams']
 }
 
 export interface RunningService {
@@ -52,8 +54,9 @@ export async function startService({
   simulate,
   resources,
   wsseNoncesPerUser,
+  liveStreams,
 }: StartOptions): Promise<RunningService> {
-  const service = await createService({ dataDir, demo, lookup, rateLimit, simulate, resources, wsseNoncesPerUser })
+  const service = await createService({ dataDir, demo, lookup, rateLimit, simulate, resources, wsseNoncesPerUser, liveStreams })
   const server = createServer()
   try {
     const origin = originOf(await listen(server, port, host))
@@ -62,7 +65,9 @@ export async function startService({
     if (service.sandbox) writeSandboxFile(dataDir, origin, service.sandbox)
     let closed: Promise<void> | undefined
     const close = async () => {
-      await stopServer()
+      const stopped = stopServer()
+      service.endLiveStreams()
+      await stopped
       service.close()
     }
     return { origin, close: () => (closed ??= close()) }
@@ -133,6 +138,7 @@ const flags = {
   'isbn-provider': { type: 'string', value: '<url>', help: 'an HTTP book catalogue instead of the bundled one; {isbn} becomes the ISBN-13' },
   'rate-limit': { type: 'string', value: '<n>', help: 'JSON requests a minute per client (by API key when signed, else by address); 503 beyond' },
   resources: { type: 'string', value: '<dir>', help: "the folder holding catalogue/ and demo-photos/; the repo's resources/ by default" },
+  'no-live': { type: 'boolean', help: 'serve no live event streams (events.json is polled), as a server without that extension' },
   help: { type: 'boolean', help: 'show this and exit' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; value?: string; help: string }>
 
@@ -177,6 +183,7 @@ export function parseArguments(args: readonly string[]): StartOptions {
   if (simulate !== undefined) options.simulate = parsePositive('--simulate', simulate, /^\d+(\.\d+)?$/, 'a number of seconds')
   const resources = text('resources')
   if (resources !== undefined) options.resources = resources
+  if (values['no-live']) options.liveStreams = false
   return options
 }
 

@@ -1,7 +1,9 @@
 // The JSON interface (spec §2, §4.1; docs/PROTOCOL.md "JSON interface"): API keys, auth tokens, events, a user's events
 // stream and its by-group view, and the users, groups and assets those refer to. Readable without OAuth; a request that
 // carries an OAuth signature is verified first (a bad one is refused). Only `.json` is served; every answer, refusals
-// included, is JSON. With a rate limit, each client (its API key when signed, else its address) has its own.
+// included, is JSON. With a rate limit, each client (its API key when signed, else its address) has its own. Two
+// extensions make a friend's feed live: events.json answers If-None-Match with 304, and …/events/live streams events.
+import { createHash, randomBytes } from 'node:crypto'
 import { oauthVerifier } from '../auth/oauth'
 import { applicationUrls } from '../auth/oauth-urls'
 import { JsonGraph } from '../json/graph'
@@ -10,6 +12,7 @@ import { jsonDocumentReply, jsonError, jsonReply } from '../json/reply'
 import type { ApiKeyJson, AuthTokenJson, EventJson, ListJson, StreamJson } from '../json/shapes'
 import { notFoundPage } from '../public/page'
 import type { Person, Store, StreamCursor } from '../store'
+import { EVENT_STREAM_HEADERS, type LiveEvents } from './live-events'
 import { RateLimiter } from './rate-limit'
 import { RenderCache } from './render-cache'
 import { errorReply, HttpError, type Handler, type Reply, type RequestContext } from './reply'
@@ -24,12 +27,18 @@ const MAX_RESULTS_LIMIT = 200
 export interface JsonOptions {
   /** Requests a minute each client may make; absent, there is no limit. */
   rateLimit?: number
+  /** Serves each user's live events stream through this; without it there is none, and events.json does not offer it. */
+  liveEvents?: LiveEvents
 }
 
-export function registerJsonRoutes(router: Router, store: Store, { rateLimit }: JsonOptions = {}): void {
+/** A JSON route's handler; `client` names who asks (their API key when signed, else their address). */
+type JsonHandler = (context: RequestContext, client: string) => Reply | Promise<Reply>
+
+export function registerJsonRoutes(router: Router, store: Store, { rateLimit, liveEvents }: JsonOptions = {}): void {
   const tokens = PagingTokens.of(store.secrets)
   const json = jsonGuard(store, rateLimit)
   const streams = new RenderCache(store)
+  if (liveEvents) router.get('/users/:userId/events/live', json(userLiveEvents(store, liveEvents)))
   router
     .get('/api-keys/:file', json(apiKey(store)))
     .get('/auth-tokens/:file', json(authToken(store)))
@@ -37,7 +46,7 @@ export function registerJsonRoutes(router: Router, store: Store, { rateLimit }: 
     .get('/assets/:file', json(asset(store)))
     .get('/groups/:file', json(group(store)))
     .get('/users/:file', json(user(store)))
-    .get('/users/:userId/:file', json(userEvents(store, tokens, streams)))
+    .get('/users/:userId/:file', json(userEvents(store, tokens, streams, liveEvents !== undefined)))
     .get('/users/:userId/events/@by-group/:file', json(userEventsInGroup(store)))
     .get('/p/:urlId', shortUrl(store))
 }
@@ -46,16 +55,16 @@ export function registerJsonRoutes(router: Router, store: Store, { rateLimit }: 
 export const errorReplyFor: ErrorReplyFor = (path) => (path.endsWith('.json') ? jsonError : errorReply)
 
 /** Verifies a signed request, applies the rate limit, and turns every refusal into a JSON error. */
-function jsonGuard(store: Store, rateLimit: number | undefined): (handler: Handler) => Handler {
+function jsonGuard(store: Store, rateLimit: number | undefined): (handler: JsonHandler) => Handler {
   const verify = oauthVerifier(store)
   const limiter = rateLimit === undefined ? null : new RateLimiter(rateLimit)
   return (handler) => async (context) => {
     const { request, origin } = context
     try {
       const outcome = await verify(request, origin)
+      const client =
+        outcome.signed && outcome.ok ? `API key ${outcome.apiKey}` : `address ${request.socket.remoteAddress ?? ''}`
       if (limiter) {
-        const client =
-          outcome.signed && outcome.ok ? `API key ${outcome.apiKey}` : `address ${request.socket.remoteAddress ?? ''}`
         const verdict = limiter.take(client)
         if (!verdict.allowed) {
           const wait = verdict.retryAfterSeconds
@@ -71,7 +80,7 @@ function jsonGuard(store: Store, rateLimit: number | undefined): (handler: Handl
         const challenge = { 'WWW-Authenticate': `OAuth realm="${origin}"` }
         return jsonError(outcome.status, outcome.message, outcome.status === 401 ? challenge : {})
       }
-      return await handler(context)
+      return await handler(context, client)
     } catch (error) {
       if (error instanceof HttpError) return jsonError(error.status, error.message, error.headers)
       console.error(`${request.method} ${request.url} failed:`, error)
@@ -184,13 +193,25 @@ function user(store: Store): Handler {
 /**
  * GET /users/<id>/events.json: the user's stream, newest first, paged by start-token. A page is reused until the
  * store changes (a feed is polled far more often than it changes), and for an hour at most, so the token it carries
- * is never near the end of its life.
+ * is never near the end of its life. Its ETag names exactly that: this service's run, the store's write count, the
+ * hour and the address; an If-None-Match that matches is answered 304 before anything is read or rendered.
  */
-function userEvents(store: Store, tokens: PagingTokens, streams: RenderCache): Handler {
+function userEvents(store: Store, tokens: PagingTokens, streams: RenderCache, offersLive: boolean): Handler {
+  // Write counts start again with each run, so a tag from an earlier run must never match.
+  const run = randomBytes(6).toString('base64url')
   return (context) => {
     if (jsonName(context) !== 'events') {
       throw new HttpError(404, `There is nothing at ${pathOf(context)}. A user's events are at /users/<id>/events.json.`)
     }
+    const hour = Math.floor(Date.now() / 3_600_000)
+    const address = createHash('sha1').update(`${context.origin}${context.request.url ?? ''}`).digest('base64url')
+    const etag = `W/"${run}.${store.writes}.${hour}.${address.slice(0, 12)}"`
+    const headers: Record<string, string> = { ETag: etag, 'Cache-Control': 'no-cache' }
+    if (offersLive) {
+      const live = `${context.origin}/users/${encodeURIComponent(context.params['userId']!)}/events/live`
+      headers['Link'] = `<${live}>; rel="live"`
+    }
+    if (matchesTag(context.request.headers['if-none-match'], etag)) return { status: 304, headers }
     const person = personOf(store, context, context.params['userId']!, (urlId) => `/users/${urlId}/events.json`)
     if (!('urlId' in person)) return person
     const query = queryOf(context, ['start-index'], 'This stream pages with start-token, not start-index.')
@@ -206,7 +227,6 @@ function userEvents(store: Store, tokens: PagingTokens, streams: RenderCache): H
         throw error
       }
     }
-    const hour = Math.floor(Date.now() / 3_600_000)
     const key = `events ${context.origin} ${person.id} ${limit} ${token ?? ''} ${hour}`
     return jsonDocumentReply(
       200,
@@ -224,7 +244,27 @@ function userEvents(store: Store, tokens: PagingTokens, streams: RenderCache): H
         }
         return JSON.stringify(document)
       }),
+      headers,
     )
+  }
+}
+
+/** If-None-Match against a weak tag: any listed tag equal to it but for `W/` (weak comparison, RFC 9110 §13.1.2). */
+function matchesTag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '')
+  return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag))
+}
+
+/** GET /users/<id>/events/live: the user's new events as a text/event-stream (routes/live-events.ts). */
+function userLiveEvents(store: Store, live: LiveEvents): JsonHandler {
+  return (context, client) => {
+    const person = personOf(store, context, context.params['userId']!, (urlId) => `/users/${urlId}/events/live`)
+    if (!('urlId' in person)) return person
+    // HEAD is answered with the headers alone: a body nobody reads would hold a stream open until the service stops.
+    if (context.request.method === 'HEAD') return { status: 200, headers: EVENT_STREAM_HEADERS }
+    const lastEventId = context.request.headers['last-event-id']
+    return live.open(person, client, context.origin, typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : null)
   }
 }
 

@@ -125,9 +125,20 @@ function compile(path: string): RegExp {
 
 async function send(response: ServerResponse, reply: Reply): Promise<void> {
   const { body = '' } = reply
+  if (reply.status === 304) {
+    // A 304 has no body, and a Content-Length there would have to be that of the 200 it stands for.
+    response.writeHead(304, reply.headers)
+    response.end()
+    return
+  }
   if (body instanceof Readable) {
     response.writeHead(reply.status, reply.headers)
-    await pipeline(body, response)
+    try {
+      await pipeline(body, response)
+    } catch (error) {
+      // A client that goes away before the end (a download cancelled, a live stream closed) is no failure of ours.
+      if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw error
+    }
     return
   }
   response.writeHead(reply.status, { ...reply.headers, 'Content-Length': Buffer.byteLength(body) })

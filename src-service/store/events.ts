@@ -29,11 +29,23 @@ export interface StreamCursor {
   id: number
 }
 
+/** Told the actors who have new events (routes/live-events.ts streams them). */
+export type RecordedListener = (actorIds: ReadonlySet<number>) => void
+
 export class Events {
   readonly #db: Connection
+  readonly #listeners = new Set<RecordedListener>()
+  /** Actors with events recorded since listeners were last told; told once per turn of the event loop. */
+  #pendingActors: Set<number> | null = null
 
   constructor(db: Connection) {
     this.#db = db
+  }
+
+  /** Calls `listener` after events are recorded, with their actors; returns the unsubscribe function. */
+  onRecorded(listener: RecordedListener): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
   }
 
   /** Records an event; call it inside the transaction that creates the object, so neither exists without the other. */
@@ -54,7 +66,23 @@ export class Events {
         ':groupId': groupId,
       },
     )
+    this.#tellLater(event.actorId)
     return { ...event, id, urlId, published, groupId }
+  }
+
+  /**
+   * The actor's events after `cursor` in the stream's order (published, then id), oldest first, at most `limit`:
+   * what a live stream sends next. In that order, not the order of recording, so a stream agrees with events.json
+   * even about events recorded with an earlier date (seed data backdates its history).
+   */
+  newerThan(actorId: number, cursor: StreamCursor, limit: number): EventRecord[] {
+    return this.#db
+      .all(
+        `SELECT * FROM events WHERE actor_id = :actorId AND (published, id) > (:published, :id)
+         ORDER BY published, id LIMIT :limit`,
+        { ':actorId': actorId, ':published': cursor.published, ':id': cursor.id, ':limit': limit },
+      )
+      .map(toEventRecord)
   }
 
   find(urlId: string): EventRecord | null {
@@ -119,6 +147,30 @@ export class Events {
     return new Map(published.map((row) => [Number(row['object_id']), Number(row['group_id'])]))
   }
 
+  /**
+   * Listeners hear of an event in a microtask: transactions never await, so by then the one that recorded it has
+   * committed (they read it) or rolled back (they find nothing new). Many events in one turn make one call.
+   */
+  #tellLater(actorId: number): void {
+    if (this.#listeners.size === 0) return
+    if (this.#pendingActors) {
+      this.#pendingActors.add(actorId)
+      return
+    }
+    this.#pendingActors = new Set([actorId])
+    queueMicrotask(() => {
+      const actors = this.#pendingActors!
+      this.#pendingActors = null
+      for (const listener of this.#listeners) {
+        // Out here nobody would catch it: a failing listener is reported, and the others still hear.
+        try {
+          listener(actors)
+        } catch (error) {
+          console.error('A listener to new events failed:', error)
+        }
+      }
+    })
+  }
 }
 
 function toEventRecord(row: Row): EventRecord {

@@ -44,6 +44,8 @@ export async function spawnListening(args: readonly string[]): Promise<Listening
 export interface ServiceProcessOptions {
   /** --simulate: the demo friends act every this many seconds. */
   simulateSeconds?: number
+  /** --no-live: no live events streams, so clients poll. */
+  noLiveStreams?: boolean
 }
 
 /**
@@ -57,6 +59,7 @@ export async function startServiceProcess(dataDir: string, port = 0, options: Se
     'src-service/server.ts',
     ...['--port', String(port), '--data-dir', dataDir, '--demo', '--offline'],
     ...simulate,
+    ...(options.noLiveStreams ? ['--no-live'] : []),
   ])
   return { ...started, port: Number(new URL(started.url).port), dataDir, sandbox: readSandboxFile(dataDir) }
 }

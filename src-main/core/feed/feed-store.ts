@@ -168,6 +168,37 @@ export class FeedStore {
     })
   }
 
+  /**
+   * Merges one event the friend's live stream brought, by urlId as a look does: a cached one is brought up to date
+   * where it is, a new one goes right above the top and counts as news. Returns whether it was new, or null when the
+   * friend was removed meanwhile.
+   */
+  applyLive(friendId: string, event: JsonEvent, now: number): boolean | null {
+    return this.#store.transaction(() => {
+      const friend = this.friend(friendId)
+      if (!friend) return null
+      const cachedAt = this.cachedAmong(friendId, [event.urlId]).get(event.urlId)
+      const top = this.#store.get('SELECT MIN(position) AS position FROM friend_events WHERE friend_id = :friendId', { friendId })?.['position']
+      this.#put(friendId, event, cachedAt ?? (top === null || top === undefined ? 0 : Number(top) - 1), now)
+      const added = cachedAt === undefined ? 1 : 0
+      this.#store.run(
+        `UPDATE friends SET new_count = new_count + :added, total_results = total_results + :added,
+           last_success_at = :now, problem = NULL, offline = 0
+         WHERE id = :friendId`,
+        { friendId, added, now },
+      )
+      return added === 1
+    })
+  }
+
+  /** A look found the top of the friend's stream unchanged since the last (the server answered 304). */
+  recordUnchanged(friendId: string, now: number): void {
+    this.#store.run('UPDATE friends SET last_polled_at = :now, last_success_at = :now, problem = NULL, offline = 0 WHERE id = :friendId', {
+      friendId,
+      now,
+    })
+  }
+
   /** Appends an older page below the cached events; returns how many were not cached yet. */
   applyOlder(friendId: string, events: readonly JsonEvent[], continuation: string | null, now: number): number {
     return this.#store.transaction(() => {

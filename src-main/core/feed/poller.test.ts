@@ -28,7 +28,8 @@ describe('FeedPoller against the service', () => {
   const updates: FriendUpdate[] = []
 
   beforeAll(async () => {
-    service = await startSandboxService({ simulateSeconds: 0.2 })
+    // Without live streams: this is the poller on its own, as with a server that offers none.
+    service = await startSandboxService({ simulateSeconds: 0.2, noLiveStreams: true })
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-feed-'))
     store = LocalStore.open(join(dataDir, 'blogdesk.sqlite'))
     const accounts = new Accounts({ store, vault: new FileVault(join(dataDir, 'secrets.bin'), testCipher), fetch: globalThis.fetch, onChanged: () => undefined })
@@ -102,7 +103,7 @@ describe('FeedPoller against the service', () => {
     await expect
       .poll(async () => (await client.userEvents(friend.urlId, { limit: 0 })).totalResults, { timeout: 30_000, interval: 200 })
       .toBeGreaterThanOrEqual(totalBefore + 2)
-    await service.restart()
+    await service.restart({ noLiveStreams: true })
     const stream = await wholeStream()
     const arrived = stream.length - totalBefore
 
@@ -149,7 +150,7 @@ describe('FeedPoller against the service', () => {
     }
     expect(waits).toEqual([15_000, 30_000, 60_000, 120_000, 120_000])
 
-    await service.restart()
+    await service.restart({ noLiveStreams: true })
     await advance(untilNext())
     expect(poller.cached(friend.id)).toMatchObject({ offline: false, problem: null })
     expect(urlIds(poller.cached(friend.id).events)).toEqual(cachedEvents)

@@ -3,6 +3,9 @@
 // is new since the reader last looked. The cache is what the reader sees, so a friend reads the same offline, with a
 // flag saying so. When the service cannot be reached, that account's friends wait longer each time (doubling, up to a
 // cap, and never less than a Retry-After), and go back to their interval after the first success.
+// Looks are conditional (If-None-Match; a 304 changes nothing). Where a look finds the server offering the friend's
+// live stream (docs/PROTOCOL.md, "Live events"), the stream replaces polling while it lasts: each event is merged as it
+// comes; when it ends, a look soon after catches up on anything missed and opens it again from the newest cached event.
 import { randomUUID } from 'node:crypto'
 import { CoreError } from '../errors'
 import { RequestFailure } from '../atom'
@@ -25,9 +28,15 @@ export interface FeedPollerOptions {
   pageSize?: number
   /** Pages read to catch up with the cache before the cache is replaced by the newest events. */
   maxCatchUpPages?: number
+  /** How long after a live stream ends the friend is looked at again (and the stream reopened). */
+  reconnectMs?: number
+  /** A live stream silent this long (no event, no heartbeat) is taken for lost. */
+  streamIdleMs?: number
 }
 
-export const DEFAULT_INTERVAL_MS = 2 * 60_000
+/** Conditional looks cost a server little (304), so friends without a live stream are looked at this often. */
+export const DEFAULT_INTERVAL_MS = 30_000
+export const DEFAULT_RECONNECT_MS = 2_000
 export const DEFAULT_INITIAL_BACKOFF_MS = 15_000
 export const DEFAULT_MAX_BACKOFF_MS = 10 * 60_000
 
@@ -106,6 +115,17 @@ export class FeedPoller {
   readonly #busy = new Map<string, Promise<unknown>>()
   /** A look at the top of a friend's stream in progress, shared by everyone who asks meanwhile. */
   readonly #looking = new Map<string, Promise<FeedStatus>>()
+  /** The validator (ETag) of each friend's newest page as last merged, sent back as If-None-Match. */
+  readonly #etags = new Map<string, string>()
+  /** Each friend's live stream, where their server offers one. */
+  readonly #liveUrls = new Map<string, string>()
+  /** The live streams open, by friend: aborting one closes it. */
+  readonly #streams = new Map<string, AbortController>()
+  readonly #streamRuns = new Set<Promise<void>>()
+  /** Friends whose stream the server refused, and until when polls alone carry their feed. */
+  readonly #streamRefusedUntil = new Map<string, number>()
+  readonly #reconnectMs: number
+  readonly #streamIdleMs: number | undefined
   #running = false
   #cancelTimer: (() => void) | null = null
   #round: Promise<void> | null = null
@@ -119,6 +139,8 @@ export class FeedPoller {
     this.#maxBackoffMs = options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS
     this.#pageSize = options.pageSize ?? 50
     this.#maxCatchUpPages = options.maxCatchUpPages ?? 4
+    this.#reconnectMs = options.reconnectMs ?? DEFAULT_RECONNECT_MS
+    this.#streamIdleMs = options.streamIdleMs
   }
 
   on<E extends keyof FeedEvents>(_event: E, listener: (payload: FeedEvents[E]) => void): () => void {
@@ -137,11 +159,13 @@ export class FeedPoller {
     this.#arm()
   }
 
-  /** Stops looking, and waits for looks in progress to end. */
+  /** Stops looking, closes the live streams, and waits for looks in progress to end. */
   async stop(): Promise<void> {
     this.#running = false
     this.#disarm()
     this.#due.clear()
+    for (const stream of this.#streams.values()) stream.abort()
+    await Promise.allSettled([...this.#streamRuns])
     await this.whenIdle()
   }
 
@@ -172,6 +196,10 @@ export class FeedPoller {
     this.#find(friendId)
     this.#feed.remove(friendId)
     this.#due.delete(friendId)
+    this.#streams.get(friendId)?.abort()
+    this.#etags.delete(friendId)
+    this.#liveUrls.delete(friendId)
+    this.#streamRefusedUntil.delete(friendId)
     this.#arm()
   }
 
@@ -266,25 +294,42 @@ export class FeedPoller {
     const friend = this.#find(friendId)
     try {
       const window = await this.#readHead(friend, dropBelow)
-      this.#feed.applyHead(friendId, window, this.#clock.now())
+      if (window) this.#feed.applyHead(friendId, window, this.#clock.now())
+      else this.#feed.recordUnchanged(friendId, this.#clock.now())
     } catch (error) {
       this.#failed(friend, error)
       throw error
     }
     this.#succeeded(friend, true)
+    this.#listen(friendId)
     return this.status(friendId)
   }
 
   /**
    * Pages from the top of the stream until they reach a cached event, the stream's end, or the catch-up limit. A
    * first look, and one that starts the cache afresh, reads one page: older pages are read when the reader asks.
+   * Null when the newest page is unchanged since it was last merged.
    */
-  async #readHead(friend: FriendRecord, dropBelow: boolean): Promise<HeadWindow> {
+  async #readHead(friend: FriendRecord, dropBelow: boolean): Promise<HeadWindow | null> {
     const client = this.#clientOf(friend.accountId)
     const events = new Map<string, JsonEvent>()
     let startToken: string | null = null
     for (let page = 1; ; page++) {
-      const stream = await client.userEvents(friend.urlId, { limit: this.#pageSize, startToken })
+      let stream
+      if (startToken === null) {
+        const head = await client.userEventsHead(friend.urlId, {
+          limit: this.#pageSize,
+          etag: dropBelow ? null : (this.#etags.get(friend.id) ?? null),
+        })
+        if (head.etag === null) this.#etags.delete(friend.id)
+        else this.#etags.set(friend.id, head.etag)
+        if (head.liveUrl === null) this.#liveUrls.delete(friend.id)
+        else this.#liveUrls.set(friend.id, head.liveUrl)
+        if (head.page === null) return null
+        stream = head.page
+      } else {
+        stream = await client.userEvents(friend.urlId, { limit: this.#pageSize, startToken })
+      }
       for (const event of stream.entries) if (!events.has(event.urlId)) events.set(event.urlId, event)
       const connected = this.#feed.cachedAmong(friend.id, stream.entries.map((event) => event.urlId)).size > 0
       const reachedEnd = stream.moreResultsToken === null
@@ -377,6 +422,50 @@ export class FeedPoller {
     this.#announce(friend.id)
   }
 
+  // ── Live streams ─────────────────────────────────────────────────────────────────────────────────────────────
+
+  /** Opens the friend's live stream where their server offers one and none is open: it replaces polling meanwhile. */
+  #listen(friendId: string): void {
+    const liveUrl = this.#liveUrls.get(friendId)
+    const friend = this.#feed.friend(friendId)
+    const refused = (this.#streamRefusedUntil.get(friendId) ?? 0) > this.#clock.now()
+    if (!this.#running || !liveUrl || !friend || refused || this.#streams.has(friendId)) return
+    const controller = new AbortController()
+    this.#streams.set(friendId, controller)
+    this.#due.delete(friendId)
+    const run: Promise<void> = this.#stream(friend, liveUrl, controller.signal).finally(() => this.#streamRuns.delete(run))
+    this.#streamRuns.add(run)
+  }
+
+  async #stream(friend: FriendRecord, liveUrl: string, signal: AbortSignal): Promise<void> {
+    const events = this.#clientOf(friend.accountId).liveEvents(liveUrl, {
+      lastEventId: this.#feed.newestUrlId(friend.id),
+      signal,
+      ...(this.#streamIdleMs === undefined ? {} : { idleMs: this.#streamIdleMs }),
+    })
+    try {
+      for await (const event of events) {
+        const added = await this.#exclusive(friend.id, () => Promise.resolve(this.#feed.applyLive(friend.id, event, this.#clock.now())))
+        if (added === null) return
+        if (added) this.#announce(friend.id)
+      }
+    } catch (error) {
+      // Refused (too many streams, a Last-Event-ID the server no longer has): polls alone carry the feed for a while.
+      if (error instanceof RequestFailure && error.status !== null) {
+        this.#streamRefusedUntil.set(friend.id, this.#clock.now() + this.#interval(friend))
+      } else if (!(error instanceof CoreError)) {
+        console.error(`A friend's live stream failed:`, error)
+      }
+    } finally {
+      this.#streams.delete(friend.id)
+      // A look soon after catches up on what the stream missed and opens it again.
+      if (this.#running && !signal.aborted && this.#feed.friend(friend.id)) {
+        this.#due.set(friend.id, this.#clock.now() + this.#reconnectMs)
+        this.#arm()
+      }
+    }
+  }
+
   // ── Schedule ──────────────────────────────────────────────────────────────────────────────────────────────────
 
   #arm(): void {
@@ -404,7 +493,7 @@ export class FeedPoller {
       // Checked again before each: a failure just now may have held back the friends of the same service.
       const due = this.#due.get(friendId)
       if (!this.#running || due === undefined || due > this.#clock.now()) continue
-      if (!this.#feed.friend(friendId)) {
+      if (!this.#feed.friend(friendId) || this.#streams.has(friendId)) {
         this.#due.delete(friendId)
         continue
       }

@@ -4,9 +4,10 @@
 // that does not fit is a RequestFailure ('rejected' for the renderer) that says which field, never a crash.
 import type { OAuthClientCredentials } from '../../../src-protocol'
 import { CoreError } from '../errors'
-import { RequestFailure, type Fetch } from '../atom'
+import { RequestFailure, transportFailure, type Fetch } from '../atom'
 import { hostOf } from '../atom'
-import { signedRequest, type Answer } from './http'
+import { EventStreamParser } from './event-stream'
+import { openSignedStream, signedRequest, type Answer } from './http'
 import {
   readApiKey,
   readAuthToken,
@@ -21,6 +22,8 @@ import {
 import type { JsonApiKey, JsonAuthToken, JsonEvent, JsonUser, List, Stream } from './shapes'
 
 const JSON_ACCEPT = 'application/json'
+/** Blogdesk's service sends a heartbeat every 15 s; a stream silent for three of them is taken for lost. */
+export const DEFAULT_STREAM_IDLE_MS = 45_000
 /** The service's own maximum for max-results; larger pages are clamped anyway. */
 export const MAX_PAGE_SIZE = 200
 
@@ -75,6 +78,72 @@ export class JsonClient {
     return this.#get(this.#at(`/users/${encodeURIComponent(userId)}/events.json`, query), readStream(readEvent))
   }
 
+  /**
+   * The newest page of a user's events, unless it is unchanged since the page tagged `etag` (then `page` is null:
+   * the server answered 304), with the tag of what it gave and the live stream the server offers, if any.
+   */
+  async userEventsHead(userId: string, options: { limit: number; etag: string | null }): Promise<EventsHead> {
+    const query = new URLSearchParams({ 'max-results': String(pageSize(options.limit)) })
+    const answer = await this.#answer(
+      this.#at(`/users/${encodeURIComponent(userId)}/events.json`, query),
+      options.etag === null ? {} : { 'If-None-Match': options.etag },
+    )
+    return {
+      page: answer.status === 304 ? null : readAnswer(answer, readStream(readEvent)),
+      etag: answer.headers.get('etag') ?? (answer.status === 304 ? options.etag : null),
+      liveUrl: liveUrlOf(answer),
+    }
+  }
+
+  /**
+   * A user's events as they happen, from the live stream a server offered (EventsHead.liveUrl), after `lastEventId`
+   * when given. Ends when `signal` aborts; throws a RequestFailure when the stream is refused, breaks or falls silent
+   * for `idleMs`, and for an event Blogdesk cannot read.
+   */
+  async *liveEvents(
+    liveUrl: string,
+    options: { lastEventId: string | null; signal: AbortSignal; idleMs?: number },
+  ): AsyncGenerator<JsonEvent, void, undefined> {
+    const idleMs = options.idleMs ?? DEFAULT_STREAM_IDLE_MS
+    const silence = new AbortController()
+    const fallSilent = () => silence.abort(new DOMException('The stream fell silent', 'TimeoutError'))
+    let watchdog = setTimeout(fallSilent, idleMs)
+    try {
+      const response = await openSignedStream(this.#options.fetch, {
+        method: 'GET',
+        url: liveUrl,
+        credentials: await this.#options.credentials(),
+        accept: 'text/event-stream',
+        headers: options.lastEventId === null ? {} : { 'Last-Event-ID': options.lastEventId },
+        signal: AbortSignal.any([options.signal, silence.signal]),
+        ...(this.#options.timeoutMs === undefined ? {} : { timeoutMs: this.#options.timeoutMs }),
+        ...(this.#options.now === undefined ? {} : { now: this.#options.now }),
+      })
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+      const parser = new EventStreamParser()
+      try {
+        for (;;) {
+          const { value, done } = await reader.read()
+          if (done) return
+          clearTimeout(watchdog)
+          watchdog = setTimeout(fallSilent, idleMs)
+          for (const message of parser.push(value)) {
+            yield readAnswer({ status: response.status, url: liveUrl, contentType: 'text/event-stream', body: message.data, headers: response.headers }, readEvent)
+          }
+        }
+      } finally {
+        await reader.cancel().catch(() => {})
+      }
+    } catch (error) {
+      // A stream ended by its reader is no failure.
+      if (options.signal.aborted) return
+      if (error instanceof RequestFailure) throw error
+      throw transportFailure(error, liveUrl, null, idleMs)
+    } finally {
+      clearTimeout(watchdog)
+    }
+  }
+
   /** One page of a user's events in one group; `startIndex` counts from 1. */
   async groupEvents(userId: string, groupId: string, options: { startIndex?: number; limit?: number } = {}): Promise<List<JsonEvent>> {
     const query = new URLSearchParams()
@@ -95,16 +164,44 @@ export class JsonClient {
   }
 
   async #get<T>(url: string, reader: Reader<T>): Promise<T> {
-    const answer = await signedRequest(this.#options.fetch, {
+    return readAnswer(await this.#answer(url), reader)
+  }
+
+  async #answer(url: string, headers: Record<string, string> = {}): Promise<Answer> {
+    return signedRequest(this.#options.fetch, {
       method: 'GET',
       url,
       credentials: await this.#options.credentials(),
       accept: JSON_ACCEPT,
+      headers,
       ...(this.#options.timeoutMs === undefined ? {} : { timeoutMs: this.#options.timeoutMs }),
       ...(this.#options.now === undefined ? {} : { now: this.#options.now }),
     })
-    return readAnswer(answer, reader)
   }
+}
+
+export interface EventsHead {
+  /** Null when the server answered 304: nothing changed since the page the tag was given with. */
+  page: Stream<JsonEvent> | null
+  /** The server's validator for this page (ETag), to send back next time; null when it gives none. */
+  etag: string | null
+  /** Where the server streams this user's new events (its Link rel="live"); null when it offers no stream. */
+  liveUrl: string | null
+}
+
+/**
+ * The Link rel="live" of an answer, resolved against its address; only on the same origin, since the stream is
+ * signed with the account's credentials and those go to no other server.
+ */
+function liveUrlOf(answer: Answer): string | null {
+  for (const link of (answer.headers.get('link') ?? '').split(/,(?=\s*<)/)) {
+    const match = /^\s*<([^>]*)>(.*)$/.exec(link)
+    const rel = match && /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;]+))/i.exec(match[2]!)
+    if (!match || !rel || !(rel[1] ?? rel[2] ?? '').split(/\s+/).includes('live')) continue
+    const url = new URL(match[1]!, answer.url)
+    if (url.origin === new URL(answer.url).origin) return url.href
+  }
+  return null
 }
 
 /** The answer's JSON as `reader` reads it; a RequestFailure naming what does not fit otherwise. */

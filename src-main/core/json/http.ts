@@ -17,6 +17,8 @@ export interface SignedRequest {
   /** oauth_callback, oauth_verifier. */
   protocolParameters?: Record<string, string>
   accept: string
+  /** Headers besides the signature and Accept: If-None-Match, Last-Event-ID. */
+  headers?: Record<string, string>
   timeoutMs?: number
   /** Our clock, in ms since 1970: what signatures are stamped with and server clocks are compared to. */
   now?: () => number
@@ -28,12 +30,13 @@ export interface Answer {
   url: string
   contentType: string
   body: string
+  headers: Headers
 }
 
 /**
- * Sends one signed request; resolves with a 2xx answer and throws a RequestFailure for anything else. A GET
- * follows redirects itself, within the same origin, signing each hop for its own address (a signature covers the
- * URL, so one made for the first address is refused at the next); a POST follows none.
+ * Sends one signed request; resolves with a 2xx answer (or a 304 to an If-None-Match) and throws a RequestFailure for
+ * anything else. A GET follows redirects itself, within the same origin, signing each hop for its own address (a
+ * signature covers the URL, so one made for the first address is refused at the next); a POST follows none.
  */
 export async function signedRequest(fetch: Fetch, request: SignedRequest): Promise<Answer> {
   const now = request.now ?? Date.now
@@ -41,14 +44,16 @@ export async function signedRequest(fetch: Fetch, request: SignedRequest): Promi
   const origin = new URL(request.url).origin
   let url = request.url
   for (let hop = 0; ; hop++) {
-    const response = await send(fetch, url, request, now, timeoutMs)
+    const response = await send(fetch, url, request, now, AbortSignal.timeout(timeoutMs), timeoutMs)
     const answer: Answer = {
       status: response.status,
       url,
       contentType: response.headers.get('content-type') ?? '',
       body: await readBody(response, url, timeoutMs),
+      headers: response.headers,
     }
     if (answer.status >= 200 && answer.status < 300) return answer
+    if (answer.status === 304 && request.headers?.['If-None-Match'] !== undefined) return answer
     const location = response.headers.get('location')
     if (request.method === 'GET' && isRedirect(answer.status) && location) {
       const next = new URL(location, url)
@@ -72,7 +77,41 @@ export async function signedRequest(fetch: Fetch, request: SignedRequest): Promi
   }
 }
 
-async function send(fetch: Fetch, url: string, request: SignedRequest, now: () => number, timeoutMs: number): Promise<Response> {
+/**
+ * Opens a signed GET whose body is read as it arrives (a text/event-stream): resolves with the 2xx response once its
+ * headers come (within the timeout), its body unread; `signal` ends it. No redirects are followed: the address was
+ * given by the server itself.
+ */
+export async function openSignedStream(fetch: Fetch, request: SignedRequest & { signal: AbortSignal }): Promise<Response> {
+  const now = request.now ?? Date.now
+  const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const headersDue = new AbortController()
+  const timer = setTimeout(() => headersDue.abort(new DOMException('No answer in time', 'TimeoutError')), timeoutMs)
+  let response: Response
+  try {
+    response = await send(fetch, request.url, request, now, AbortSignal.any([request.signal, headersDue.signal]), timeoutMs)
+  } finally {
+    clearTimeout(timer)
+  }
+  if (response.status >= 200 && response.status < 300) return response
+  const answer: Answer = {
+    status: response.status,
+    url: request.url,
+    contentType: response.headers.get('content-type') ?? '',
+    body: await readBody(response, request.url, timeoutMs),
+    headers: response.headers,
+  }
+  throw answerFailure(answer, response.headers, now())
+}
+
+async function send(
+  fetch: Fetch,
+  url: string,
+  request: SignedRequest,
+  now: () => number,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<Response> {
   const authorization = createOAuthHeader({ method: request.method, url }, request.credentials, {
     now: new Date(now()),
     ...(request.protocolParameters ? { protocolParameters: request.protocolParameters } : {}),
@@ -80,9 +119,9 @@ async function send(fetch: Fetch, url: string, request: SignedRequest, now: () =
   try {
     return await fetch(url, {
       method: request.method,
-      headers: { Accept: request.accept, Authorization: authorization },
+      headers: { ...request.headers, Accept: request.accept, Authorization: authorization },
       redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
+      signal,
     })
   } catch (error) {
     throw transportFailure(error, url, null, timeoutMs)

@@ -1,4 +1,4 @@
-export { JsonClient, MAX_PAGE_SIZE, type JsonClientOptions } from './client'
+export { DEFAULT_STREAM_IDLE_MS, JsonClient, MAX_PAGE_SIZE, type EventsHead, type JsonClientOptions } from './client'
 export { exchangeForAccessToken, fetchRequestToken, type TokenAndSecret, type TokenStepOptions } from './oauth'
 export type {
   ImageLink,
