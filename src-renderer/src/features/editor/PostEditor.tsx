@@ -20,7 +20,7 @@ import { LinkPopover, type LinkPopoverProps } from './LinkPopover'
 import { AfterPause } from './pause'
 import { PublishStatus } from './PublishStatus'
 import { RevisionsPanel } from './RevisionsPanel'
-import { deleteDraft, importImage, previewUrlOf, readDraft, restoreRevision } from './requests'
+import { deletePublishedPost, importImage, previewUrlOf, readDraft, restoreRevision } from './requests'
 import { DraftSession } from './session'
 import { StateBadge } from './StateBadge'
 import { useDraftsStore, type Loadable } from './store'
@@ -263,7 +263,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
     try {
       await session.flush()
       if (published) {
-        await deleteDraft(draft.id)
+        await deletePublishedPost(draft.id)
       } else {
         await moveToTrash(summary)
         openDraft(null)
