@@ -141,6 +141,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     pausedReason: (accountId): string | null => sync.pausedAccounts().find((paused) => paused.accountId === accountId)?.reason ?? null,
   })
   const drafts = new Drafts(store)
+  drafts.purgeTrash()
   const caches = new Caches(store)
   const media = new MediaCopies(store)
   const sync = new SyncEngine({ store, accounts: accountsForSync(accounts, fetch), drafts, caches, media, reachability })

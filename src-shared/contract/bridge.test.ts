@@ -47,6 +47,10 @@ describe('createDispatcher', () => {
     ['an oversized pasted image', 'media:importBytes', { name: 'a.png', type: 'image/png', bytes: new Uint8Array(21 * 1024 * 1024) }, /at most 20 MB/],
     ['a feed slice too large', 'feed:events', { friendId: 'f1', offset: 0, limit: 501 }, /between 1 and 500/],
     ['a javascript: link', 'app:openExternal', { url: 'javascript:alert(1)' }, /http:\/\/ or https:\/\//],
+    ['a Trash listing without its weblog', 'drafts:trash', { accountId: 'a1' }, /request\.weblogPostUri must be text/],
+    ['a restore from the Trash of no draft', 'drafts:untrash', { draftId: '' }, /request\.draftId/],
+    ['a deletion for good of an oversized id', 'drafts:deleteForever', { draftId: 'd'.repeat(65) }, /at most 64 characters/],
+    ['a deletion for good of several drafts', 'drafts:deleteForever', { draftId: 'd1', also: 'd2' }, /request\.also is not a known field/],
   ])('refuses %s without calling any handler', async (_case, channel, request, message) => {
     const spy = vi.fn()
     const dispatch = createDispatcher(Object.fromEntries(channels.map((name) => [name, spy])) as unknown as Handlers, { failureOf })

@@ -60,6 +60,7 @@ import type {
   RevisionRef,
   RevisionSummary,
   SeenRef,
+  TrashedDraft,
   UploadProgress,
   Weblog,
   WeblogAddress,
@@ -99,8 +100,14 @@ export interface Channels {
   'drafts:restore': { request: RevisionRef; result: PostDraft }
   /** Queues the draft for publishing; resolves once the queue is safely on disk. */
   'drafts:publish': { request: DraftRef; result: DraftSummary }
-  /** Deletes a draft never published; queues the deletion of a published post. */
+  /** Moves a draft never published to the Trash; queues the deletion of a published post. */
   'drafts:remove': { request: DraftRef; result: null }
+  /** The weblog's drafts in the Trash, the most recently trashed first. */
+  'drafts:trash': { request: WeblogAddress; result: TrashedDraft[] }
+  /** Brings a draft back from the Trash. */
+  'drafts:untrash': { request: DraftRef; result: PostDraft }
+  /** Deletes a draft in the Trash for good, with its history. */
+  'drafts:deleteForever': { request: DraftRef; result: null }
   'drafts:resolveConflict': { request: ConflictResolution; result: PostDraft }
 
   'media:importFile': { request: FileRef; result: LocalImage }
@@ -222,6 +229,9 @@ export const requestChecks: { [C in Channel]: Check<RequestOf<C>> } = {
   'drafts:restore': record<RevisionRef>({ draftId: id, revisionId: integer({ min: 1, max: Number.MAX_SAFE_INTEGER }) }),
   'drafts:publish': draftRef,
   'drafts:remove': draftRef,
+  'drafts:trash': weblogAddress,
+  'drafts:untrash': draftRef,
+  'drafts:deleteForever': draftRef,
   'drafts:resolveConflict': record<ConflictResolution>({
     draftId: id,
     choice: oneOf(['mine', 'theirs', 'merged']),

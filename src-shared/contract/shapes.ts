@@ -215,6 +215,17 @@ export interface DraftRef {
   draftId: string
 }
 
+/** A draft deleted but not yet gone: kept in the Trash for 30 days, to be restored or deleted for good. */
+export interface TrashedDraft {
+  id: string
+  accountId: string
+  weblogPostUri: string
+  title: string
+  /** The first words of the text. */
+  excerpt: string
+  trashedAt: string
+}
+
 /** The parts of a draft that changed; the rest stays. */
 export interface DraftEdit {
   draftId: string

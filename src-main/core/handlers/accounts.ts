@@ -195,10 +195,10 @@ function followStatus(services: Services): void {
   onClose(services.reachability.onChanged(tell))
 }
 
-/** The media copies the account's drafts, their revisions and its queued operations refer to. */
+/** The media copies the account's drafts (in the Trash too), their revisions and its queued operations refer to. */
 function mediaOfAccount({ drafts, sync }: Services, accountId: string): string[] {
   const hashes = new Set<string>()
-  for (const draft of drafts.list(accountId)) {
+  for (const draft of [...drafts.list(accountId), ...drafts.trash(accountId)]) {
     for (const hash of localMediaIn(draft.content)) hashes.add(hash)
     for (const revision of drafts.revisions(draft.id)) for (const hash of localMediaIn(revision.content)) hashes.add(hash)
   }

@@ -123,7 +123,7 @@ describe('drafts', () => {
     expect(await handlers()['drafts:get']({ draftId: draft.id })).toMatchObject({ state: 'published', permalink: published.permalink })
   })
 
-  it('deletes a draft never published, with its publish still queued', async () => {
+  it('moves a draft never published to the Trash, its queued publish dropped, and brings it back as it was', async () => {
     const unsent = await newDraft('Second thoughts', '<p>Not for the weblog after all.</p>')
     await service.dispose()
     serviceStopped = true
@@ -135,7 +135,38 @@ describe('drafts', () => {
     expect(await handlers()['drafts:list']({ ...address(), after: null })).toEqual({ drafts: [], more: false })
     expect(fixture.core.sync.operations()).toEqual([])
     expect(changes.at(-1)).toMatchObject({ id: unsent.id, state: 'deleted' })
-    await expect(handlers()['drafts:get']({ draftId: unsent.id })).rejects.toThrow('That draft is no longer in Blogdesk')
+    await expect(handlers()['drafts:get']({ draftId: unsent.id })).rejects.toThrow('“Second thoughts” is in the Trash')
+    await expect(handlers()['drafts:publish']({ draftId: unsent.id })).rejects.toThrow('“Second thoughts” is in the Trash')
+    expect(await handlers()['drafts:trash'](address())).toEqual([
+      { id: unsent.id, ...address(), title: 'Second thoughts', excerpt: 'Not for the weblog after all.', trashedAt: expect.any(String) },
+    ])
+
+    // The Trash survives a restart; restoring brings back the text and its history, as a draft not queued.
+    const reopened = await fixture.reopen()
+    const restored = await reopened.handlers['drafts:untrash']({ draftId: unsent.id })
+    expect(restored).toMatchObject({ title: 'Second thoughts', content: '<p>Not for the weblog after all.</p>', state: 'draft' })
+    expect(await reopened.handlers['drafts:list']({ ...address(), after: null })).toMatchObject({ drafts: [{ id: unsent.id }] })
+    expect(await reopened.handlers['drafts:revisions']({ draftId: unsent.id })).toMatchObject([{ title: 'Second thoughts' }])
+    expect(await reopened.handlers['drafts:trash'](address())).toEqual([])
+  })
+
+  it('deletes a draft for good only from the Trash, and refuses to trash one being sent', async () => {
+    const draft = await newDraft('Gone for good', '<p>Really.</p>')
+    await expect(handlers()['drafts:deleteForever']({ draftId: draft.id })).rejects.toThrow('“Gone for good” is not in the Trash')
+    await handlers()['drafts:remove']({ draftId: draft.id })
+    await handlers()['drafts:deleteForever']({ draftId: draft.id })
+    expect(await handlers()['drafts:trash'](address())).toEqual([])
+    await expect(handlers()['drafts:untrash']({ draftId: draft.id })).rejects.toThrow('That draft is no longer in Blogdesk')
+
+    const sending = await newDraft('On the wire', '<p>Leaving now.</p>')
+    let removal: Promise<unknown> | null = null
+    fixture.core.sync.on('changed', ({ operation }) => {
+      if (operation?.state === 'sending' && removal === null) removal = handlers()['drafts:remove']({ draftId: sending.id }).catch((error: unknown) => error)
+    })
+    await handlers()['drafts:publish']({ draftId: sending.id })
+    await fixture.core.sync.drain()
+    expect(await removal).toMatchObject({ message: expect.stringMatching(/being sent to the weblog right now/) })
+    expect(await handlers()['drafts:trash'](address())).toEqual([])
   })
 
   it('queues the deletion of a published post, and it leaves the weblog', async () => {

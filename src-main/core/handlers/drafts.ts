@@ -1,9 +1,9 @@
 // The drafts namespace: what the editor writes, kept locally from the first keystroke, its history, publishing it
-// through the outbox, deleting it, and settling a conflict with the weblog. The media namespace (images pasted,
+// through the outbox, deleting it (to the Trash, when never published) and settling a conflict with the weblog. The media namespace (images pasted,
 // dropped or picked into a post) is in media.ts.
-import type { DraftSummary, PostDraft } from '../../../src-shared/contract'
+import type { DraftSummary, PostDraft, TrashedDraft } from '../../../src-shared/contract'
 import { CoreError } from '../errors'
-import type { Draft } from '../store'
+import type { Draft, DraftInTrash } from '../store'
 import { mediaHandlers } from './media'
 import { postDraftOf, summaryOf } from './posts'
 import { excerptOf } from './posts-text'
@@ -30,9 +30,13 @@ export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media
     return view.state === 'queued' && sending.has(view.id) ? { ...view, state: 'sending' } : view
   }
 
+  /** A draft to open, edit or publish: one in the Trash must be restored first. */
   const requireDraft = (draftId: string): Draft => {
     const draft = drafts.get(draftId)
     if (!draft) throw new CoreError('not-found', 'That draft is no longer in Blogdesk; it may have been deleted.')
+    if (draft.trashedAt !== null) {
+      throw new CoreError('not-found', `“${draft.title.trim() || 'Untitled'}” is in the Trash. Restore it from there to open it.`)
+    }
     return draft
   }
   const announce = (draftId: string) => {
@@ -51,6 +55,7 @@ export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media
 
   /** Queues the draft's text as it is now and answers once the queue is on the disk, so "Queued" is true. */
   async function publish(draftId: string): Promise<Draft> {
+    requireDraft(draftId)
     sync.publish(draftId)
     await sync.persisted()
     return requireDraft(draftId)
@@ -109,7 +114,8 @@ export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media
         }
         return null
       }
-      // Never published: what is queued of it goes with it (discarding its create drops the edits behind it).
+      // Never published: what is queued of it goes (discarding its create drops the edits behind it); its text and
+      // history wait in the Trash.
       const open = sync.operations(draft.accountId).filter((operation) => operation.draftId === draftId)
       if (open.some((operation) => operation.state === 'sending')) {
         throw new CoreError(
@@ -118,8 +124,23 @@ export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media
         )
       }
       for (const operation of open) if (sync.operation(operation.id) !== null) sync.discard(operation.id)
-      drafts.delete(draftId)
-      emit('drafts:changed', { ...summary(draft), state: 'deleted' })
+      // Read again: discarding settled the draft, so the list hears of a change newer than that.
+      emit('drafts:changed', { ...summary(drafts.moveToTrash(draftId)), state: 'deleted' })
+      return null
+    },
+
+    async 'drafts:trash'({ accountId, weblogPostUri }) {
+      return drafts.trash(accountId, weblogPostUri).map(trashedOf)
+    },
+
+    async 'drafts:untrash'({ draftId }) {
+      const restored = drafts.restoreFromTrash(draftId)
+      emit('drafts:changed', summary(restored))
+      return postDraft(restored)
+    },
+
+    async 'drafts:deleteForever'({ draftId }) {
+      drafts.deleteFromTrash(draftId)
       return null
     },
 
@@ -147,6 +168,17 @@ export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media
     },
 
     ...mediaHandlers(services),
+  }
+}
+
+function trashedOf(draft: DraftInTrash): TrashedDraft {
+  return {
+    id: draft.id,
+    accountId: draft.accountId,
+    weblogPostUri: draft.weblogPostUri,
+    title: draft.title,
+    excerpt: excerptOf(draft.content),
+    trashedAt: draft.trashedAt,
   }
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RemotePost } from '../atom'
 import { LocalStore } from './database'
-import { Drafts, REVISION_PAUSE_MS, REVISION_SPAN_MS } from './drafts'
+import { Drafts, REVISION_PAUSE_MS, REVISION_SPAN_MS, TRASH_KEEP_MS } from './drafts'
 
 const WEBLOG = 'http://127.0.0.1:4567/t/atom/weblog/blog_id=1'
 const OTHER_WEBLOG = 'http://127.0.0.1:4567/t/atom/weblog/blog_id=2'
@@ -188,17 +188,58 @@ describe('Drafts', () => {
     expect(() => drafts.setState('no-such-draft', 'queued')).toThrow('That draft is no longer in Blogdesk')
   })
 
-  it('forgets a deleted draft with its history, and says so when asked for it again', () => {
+  it('moves a draft to the Trash with its history, out of the lists, and brings it back first in its list', () => {
     const kept = drafts.create({ accountId: 'melody', weblogPostUri: WEBLOG, title: 'Kept' })
-    const dropped = drafts.create({ accountId: 'melody', weblogPostUri: WEBLOG, title: 'Dropped', content: '<p>one</p>' })
+    const trashed = drafts.create({ accountId: 'melody', weblogPostUri: WEBLOG, title: 'Second thoughts', content: '<p>one</p>' })
     later(REVISION_PAUSE_MS)
-    drafts.save(dropped.id, { content: '<p>two</p>' })
+    drafts.save(trashed.id, { content: '<p>two</p>' })
 
-    drafts.delete(dropped.id)
+    later(1000)
+    expect(drafts.moveToTrash(trashed.id).trashedAt).toBe(new Date(now).toISOString())
+    expect(drafts.list('melody').map((draft) => draft.id)).toEqual([kept.id])
+    expect(drafts.page('melody', WEBLOG, null, 10).drafts.map((draft) => draft.id)).toEqual([kept.id])
+    expect(drafts.trash('melody', WEBLOG).map((draft) => draft.title)).toEqual(['Second thoughts'])
+    expect(drafts.trash('melody', OTHER_WEBLOG)).toEqual([])
+    expect(() => drafts.save(trashed.id, { title: 'Edited?' })).toThrow('“Second thoughts” is in the Trash. Restore it from there to edit it.')
+
+    later(1000)
+    const restored = drafts.restoreFromTrash(trashed.id)
+    expect(restored).toMatchObject({ trashedAt: null, content: '<p>two</p>', updatedAt: new Date(now).toISOString() })
+    expect(drafts.revisions(trashed.id).map((revision) => revision.content)).toEqual(['<p>two</p>', '<p>one</p>'])
+    expect(drafts.list('melody').map((draft) => draft.id)).toEqual([trashed.id, kept.id])
+    expect(drafts.trash('melody')).toEqual([])
+    expect(() => drafts.restoreFromTrash(trashed.id)).toThrow('“Second thoughts” is not in the Trash')
+  })
+
+  it('deletes for good only a draft in the Trash, with its history', () => {
+    const dropped = drafts.create({ accountId: 'melody', weblogPostUri: WEBLOG, title: 'Dropped' })
+    expect(() => drafts.deleteFromTrash(dropped.id)).toThrow('“Dropped” is not in the Trash')
+
+    drafts.moveToTrash(dropped.id)
+    drafts.deleteFromTrash(dropped.id)
     expect(drafts.get(dropped.id)).toBeNull()
     expect(drafts.revisions(dropped.id)).toEqual([])
-    expect(drafts.list('melody').map((draft) => draft.id)).toEqual([kept.id])
-    expect(() => drafts.delete(dropped.id)).toThrow('That draft is no longer in Blogdesk')
+    expect(() => drafts.deleteFromTrash(dropped.id)).toThrow('That draft is no longer in Blogdesk')
+  })
+
+  it('purges drafts in the Trash for more than 30 days when the store opens again, and no others', () => {
+    const old = drafts.create({ accountId: 'melody', weblogPostUri: WEBLOG, title: 'Trashed a month ago' })
+    drafts.moveToTrash(old.id)
+    later(TRASH_KEEP_MS / 2)
+    const recent = drafts.create({ accountId: 'melody', weblogPostUri: WEBLOG, title: 'Trashed a fortnight ago' })
+    drafts.moveToTrash(recent.id)
+    const untouched = drafts.create({ accountId: 'melody', weblogPostUri: WEBLOG, title: 'Never trashed' })
+
+    store.close()
+    store = LocalStore.open(join(dir, 'blogdesk.sqlite'))
+    later(TRASH_KEEP_MS / 2 - 1000)
+    expect(new Drafts(store, { now: () => now }).purgeTrash()).toBe(0)
+    later(2000)
+    drafts = new Drafts(store, { now: () => now })
+    expect(drafts.purgeTrash()).toBe(1)
+    expect(drafts.get(old.id)).toBeNull()
+    expect(drafts.trash('melody').map((draft) => draft.id)).toEqual([recent.id])
+    expect(drafts.list('melody').map((draft) => draft.id)).toEqual([untouched.id])
   })
 
   it('works inside a caller’s transaction, and is undone with it', () => {

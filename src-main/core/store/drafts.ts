@@ -36,7 +36,11 @@ export interface Draft {
   lastError: string | null
   createdAt: string
   updatedAt: string
+  /** When it was moved to the Trash; null while it is not there. */
+  trashedAt: string | null
 }
+
+export type DraftInTrash = Draft & { trashedAt: string }
 
 export interface NewDraft {
   accountId: string
@@ -76,6 +80,8 @@ type DraftText = Pick<Draft, 'title' | 'content' | 'categories'>
 export const REVISION_PAUSE_MS = 30_000
 /** …but a revision spans at most this long, so a long unbroken session still leaves points to go back to. */
 export const REVISION_SPAN_MS = 5 * 60_000
+/** How long a draft stays in the Trash before it is deleted for good (when the store next opens). */
+export const TRASH_KEEP_MS = 30 * 24 * 60 * 60_000
 
 const EDITABLE_STATES: ReadonlySet<DraftState> = new Set(['draft', 'queued', 'sending', 'published', 'needs-attention', 'conflict'])
 
@@ -148,27 +154,38 @@ export class Drafts {
     return row && draftFromRow(row)
   }
 
-  /** A weblog's drafts (or all of an account's), the most recently changed first. */
+  /** A weblog's drafts (or all of an account's) outside the Trash, the most recently changed first. */
   list(accountId: string, weblogPostUri?: string): Draft[] {
-    const rows =
-      weblogPostUri === undefined
-        ? this.#store.all('SELECT * FROM drafts WHERE account_id = :accountId ORDER BY updated_at DESC, id', { accountId })
-        : this.#store.all(
-            `SELECT * FROM drafts WHERE account_id = :accountId AND weblog_post_uri = :weblogPostUri
-             ORDER BY updated_at DESC, id`,
-            { accountId, weblogPostUri },
-          )
-    return rows.map(draftFromRow)
+    return this.#store
+      .all(
+        `SELECT * FROM drafts
+         WHERE account_id = :accountId AND (:weblogPostUri IS NULL OR weblog_post_uri = :weblogPostUri) AND trashed_at IS NULL
+         ORDER BY updated_at DESC, id`,
+        { accountId, weblogPostUri: weblogPostUri ?? null },
+      )
+      .map(draftFromRow)
+  }
+
+  /** A weblog's drafts (or all of an account's) in the Trash, the most recently trashed first. */
+  trash(accountId: string, weblogPostUri?: string): DraftInTrash[] {
+    return this.#store
+      .all(
+        `SELECT * FROM drafts
+         WHERE account_id = :accountId AND (:weblogPostUri IS NULL OR weblog_post_uri = :weblogPostUri) AND trashed_at IS NOT NULL
+         ORDER BY trashed_at DESC, id`,
+        { accountId, weblogPostUri: weblogPostUri ?? null },
+      )
+      .map((row) => draftFromRow(row) as DraftInTrash)
   }
 
   /**
-   * A page of a weblog's drafts that are not deleted, the most recently changed first: those after `after` (the last
+   * A page of a weblog's drafts that are neither deleted nor in the Trash, the most recently changed first: those after `after` (the last
    * draft of the page before), and whether more follow.
    */
   page(accountId: string, weblogPostUri: string, after: DraftPosition | null, size: number): { drafts: Draft[]; more: boolean } {
     const rows = this.#store.all(
       `SELECT * FROM drafts
-       WHERE account_id = :accountId AND weblog_post_uri = :weblogPostUri AND state != 'deleted'
+       WHERE account_id = :accountId AND weblog_post_uri = :weblogPostUri AND state != 'deleted' AND trashed_at IS NULL
          AND (:afterId IS NULL OR updated_at < :afterUpdatedAt OR (updated_at = :afterUpdatedAt AND id > :afterId))
        ORDER BY updated_at DESC, id LIMIT :limit`,
       { accountId, weblogPostUri, afterId: after?.id ?? null, afterUpdatedAt: after?.updatedAt ?? null, limit: size + 1 },
@@ -243,13 +260,37 @@ export class Drafts {
     })
   }
 
-  /**
-   * Forgets a draft and its history. Only for one the outbox holds nothing of: the outbox's rows refer to their
-   * draft, and SQLite refuses to leave them pointing at nothing.
-   */
-  delete(id: string): void {
-    this.#store.transaction(() => {
+  /** Moves the draft to the Trash, its text and history kept, until it is restored or TRASH_KEEP_MS have passed. */
+  moveToTrash(id: string): Draft {
+    return this.#store.transaction(() => {
       this.#require(id)
+      this.#store.run('UPDATE drafts SET trashed_at = :now WHERE id = :id AND trashed_at IS NULL', { id, now: this.#timestamp() })
+      return this.#require(id)
+    })
+  }
+
+  /** Brings the draft back from the Trash, as its latest change, so it comes first in its list. */
+  restoreFromTrash(id: string): Draft {
+    return this.#store.transaction(() => {
+      this.#requireTrashed(id)
+      this.#store.run('UPDATE drafts SET trashed_at = NULL, updated_at = :now WHERE id = :id', { id, now: this.#timestamp() })
+      return this.#require(id)
+    })
+  }
+
+  /** Deletes for good the drafts in the Trash for longer than TRASH_KEEP_MS; answers how many. */
+  purgeTrash(): number {
+    const cutoff = new Date(this.#now() - TRASH_KEEP_MS).toISOString()
+    return this.#store.run('DELETE FROM drafts WHERE trashed_at IS NOT NULL AND trashed_at < :cutoff', { cutoff }).changes
+  }
+
+  /**
+   * Forgets a draft in the Trash and its history, for good. Only one outside the Trash could be in the outbox (whose
+   * rows refer to their draft), and deleting it so could not be undone.
+   */
+  deleteFromTrash(id: string): void {
+    this.#store.transaction(() => {
+      this.#requireTrashed(id)
       this.#store.run('DELETE FROM drafts WHERE id = :id', { id })
     })
   }
@@ -257,6 +298,14 @@ export class Drafts {
   #require(id: string): Draft {
     const draft = this.get(id)
     if (!draft) throw new CoreError('not-found', 'That draft is no longer in Blogdesk; it may have been deleted.')
+    return draft
+  }
+
+  #requireTrashed(id: string): Draft {
+    const draft = this.#require(id)
+    if (draft.trashedAt === null) {
+      throw new CoreError('rejected', `“${titleOf(draft)}” is not in the Trash; it may have been restored already.`)
+    }
     return draft
   }
 
@@ -316,9 +365,16 @@ function sameText(a: DraftText, b: DraftText): boolean {
   return a.title === b.title && a.content === b.content && JSON.stringify(a.categories) === JSON.stringify(b.categories)
 }
 
+function titleOf(draft: Draft): string {
+  return draft.title.trim() || 'Untitled'
+}
+
 function refuseUnlessEditable(draft: Draft): void {
+  if (draft.trashedAt !== null) {
+    throw new CoreError('rejected', `“${titleOf(draft)}” is in the Trash. Restore it from there to edit it.`)
+  }
   if (EDITABLE_STATES.has(draft.state)) return
-  const title = draft.title.trim() || 'Untitled'
+  const title = titleOf(draft)
   throw new CoreError(
     'rejected',
     draft.state === 'deleted'
@@ -356,6 +412,7 @@ function draftFromRow(row: Row): Draft {
     lastError: nullableText(row['last_error']),
     createdAt: String(row['created_at']),
     updatedAt: String(row['updated_at']),
+    trashedAt: nullableText(row['trashed_at']),
   }
 }
 

@@ -7,6 +7,7 @@ export {
   type Draft,
   type DraftChanges,
   type DraftConflict,
+  type DraftInTrash,
   type DraftRemote,
   type DraftState,
   type NewDraft,

@@ -162,4 +162,13 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 6,
+    name: 'drafts trash',
+    sql: `
+      -- A deleted draft that was never published waits here, with its revisions, until restored or purged.
+      ALTER TABLE drafts ADD COLUMN trashed_at TEXT;
+      CREATE INDEX drafts_in_trash ON drafts (account_id, weblog_post_uri, trashed_at) WHERE trashed_at IS NOT NULL;
+    `,
+  },
 ]

@@ -8,6 +8,8 @@ import { startNewPost, useNewPostCommand } from './commands'
 import { StateBadge } from './StateBadge'
 import { formatSaved } from './time'
 import { useDraftsStore, weblogKey, type DraftsListing } from './store'
+import { useTrashStore } from './trash'
+import { TrashView, UndoTrashToast } from './TrashView'
 import './drafts-list.css'
 
 export interface DraftsListProps {
@@ -15,11 +17,28 @@ export interface DraftsListProps {
   weblogPostUri: string
 }
 
-/** A weblog's drafts, the most recently changed first, each with where it stands; and the New post button. */
+/** A weblog's drafts, or its Trash; and the Undo offered after a draft is deleted. */
 export function DraftsList({ accountId, weblogPostUri }: DraftsListProps) {
+  const [showing, setShowing] = useState<{ trashOf: string } | null>(null)
+  const key = weblogKey({ accountId, weblogPostUri })
+  return (
+    <>
+      {showing?.trashOf === key ? (
+        <TrashView address={{ accountId, weblogPostUri }} onBack={() => setShowing(null)} />
+      ) : (
+        <Drafts accountId={accountId} weblogPostUri={weblogPostUri} onShowTrash={() => setShowing({ trashOf: key })} />
+      )}
+      <UndoTrashToast />
+    </>
+  )
+}
+
+/** A weblog's drafts, the most recently changed first, each with where it stands; and the New post button. */
+function Drafts({ accountId, weblogPostUri, onShowTrash }: DraftsListProps & { onShowTrash(): void }) {
   const list = useDraftsStore((state) => state.lists[weblogKey({ accountId, weblogPostUri })])
   const load = useDraftsStore((state) => state.load)
   const creating = useDraftsStore((state) => state.creating)
+  const undoError = useTrashStore((state) => state.error)
   const headingId = useId()
   const [linkError, setLinkError] = useState<ApiError | null>(null)
   useNewPostCommand()
@@ -33,6 +52,9 @@ export function DraftsList({ accountId, weblogPostUri }: DraftsListProps) {
   return (
     <section className="drafts-list" aria-labelledby={headingId}>
       <ListHeader id={headingId} title="Drafts">
+        <Button variant="quiet" className="drafts-list__new drafts-list__trash" onClick={onShowTrash}>
+          Trash
+        </Button>
         <Button
           variant="primary"
           className="drafts-list__new"
@@ -44,6 +66,7 @@ export function DraftsList({ accountId, weblogPostUri }: DraftsListProps) {
       </ListHeader>
       {creating.status === 'failed' && <ErrorNotice error={creating.error} className="drafts-list__notice" />}
       {linkError && <ErrorNotice error={linkError} className="drafts-list__notice" />}
+      {undoError && <ErrorNotice error={undoError} className="drafts-list__notice" />}
       {(!list || list.status === 'loading') && (
         <div className="drafts-list__state">
           <Spinner label="Loading drafts…" />

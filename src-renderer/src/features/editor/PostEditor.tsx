@@ -20,12 +20,13 @@ import { LinkPopover, type LinkPopoverProps } from './LinkPopover'
 import { AfterPause } from './pause'
 import { PublishStatus } from './PublishStatus'
 import { RevisionsPanel } from './RevisionsPanel'
-import { deleteDraft, importImage, previewUrlOf, readDraft, restoreRevision } from './requests'
+import { deletePublishedPost, importImage, previewUrlOf, readDraft, restoreRevision } from './requests'
 import { DraftSession } from './session'
 import { StateBadge } from './StateBadge'
 import { useDraftsStore, type Loadable } from './store'
 import { formatExact } from './time'
 import { Toolbar } from './Toolbar'
+import { useTrashStore } from './trash'
 import './post-editor.css'
 
 export interface PostEditorProps {
@@ -141,6 +142,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   const [link, setLink] = useState<Pick<LinkPopoverProps, 'range' | 'at'> | null>(null)
   const [find, setFind] = useState<{ replace: boolean; request: number } | null>(null)
   const [deleting, setDeleting] = useState<'asking' | 'busy' | null>(null)
+  const moveToTrash = useTrashStore((state) => state.moveToTrash)
   const [deleteError, setDeleteError] = useState<ApiError | null>(null)
   const frame = useRef<HTMLDivElement>(null)
   const titleInput = useRef<HTMLInputElement>(null)
@@ -252,21 +254,26 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
     onReplaced(await restoreRevision(draft.id, revisionId))
   }
 
+  const published = summary.permalink !== null
+
+  /** A draft never published goes to the Trash, to be undone; a published post's deletion is asked about first. */
   async function remove() {
     setDeleting('busy')
     setDeleteError(null)
     try {
       await session.flush()
-      await deleteDraft(draft.id)
+      if (published) {
+        await deletePublishedPost(draft.id)
+      } else {
+        await moveToTrash(summary)
+        openDraft(null)
+      }
       setDeleting(null)
-      if (!summary.permalink) openDraft(null)
     } catch (error) {
       setDeleting(null)
       setDeleteError(toApiError(error))
     }
   }
-
-  const published = summary.permalink !== null
 
   return (
     <section className={classNames('post-editor', historyOpen && 'post-editor--with-history')} aria-labelledby={titleId}>
@@ -282,8 +289,12 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
             <Button variant="quiet" aria-expanded={historyOpen} onClick={() => onHistoryOpen(!historyOpen)}>
               History
             </Button>
-            <Button variant="quiet" disabled={readOnly || deleting !== null} onClick={() => setDeleting('asking')}>
-              Delete…
+            <Button
+              variant="quiet"
+              disabled={readOnly || deleting !== null}
+              onClick={() => (published ? setDeleting('asking') : void remove())}
+            >
+              {published ? 'Delete…' : 'Delete'}
             </Button>
             <Button
               variant="primary"
@@ -392,18 +403,16 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
         <RevisionsPanel draftId={draft.id} beforeLoad={() => session.flush()} onRestore={restore} onClose={() => onHistoryOpen(false)} />
       )}
       <ConfirmDialog
-        open={deleting !== null}
-        title={published ? 'Delete this post from the weblog?' : 'Delete this draft?'}
-        confirmLabel={published ? 'Delete post' : 'Delete draft'}
+        open={published && deleting !== null}
+        title="Delete this post from the weblog?"
+        confirmLabel="Delete post"
         destructive
         busy={deleting === 'busy'}
         onConfirm={() => void remove()}
         onCancel={() => setDeleting(null)}
       >
         <p>
-          {published
-            ? `“${title.trim() || 'Untitled'}” will be removed from the weblog and its public page as soon as Blogdesk can reach the server. This cannot be undone.`
-            : `“${title.trim() || 'Untitled'}” and its history will be removed from this computer. This cannot be undone.`}
+          {`“${title.trim() || 'Untitled'}” will be removed from the weblog and its public page as soon as Blogdesk can reach the server. This cannot be undone.`}
         </p>
       </ConfirmDialog>
     </section>

@@ -1,5 +1,6 @@
 // The editor's calls to the main process that keep no state here: reading a draft and its history, bringing back
-// or deleting it, and the images put in a post. The drafts list is store.ts's; the open draft's saves, session.ts's.
+// an earlier version, deleting a published post, and the images put in a post. The drafts list is store.ts's; the
+// Trash (where a draft never published goes when deleted), trash.ts's; the open draft's saves, session.ts's.
 import type { LocalImage, PostDraft, RevisionSummary } from '../../../../src-shared/contract'
 import { api } from '../../lib/api'
 
@@ -11,7 +12,8 @@ export const readRevisions = (draftId: string): Promise<RevisionSummary[]> => ap
 export const restoreRevision = (draftId: string, revisionId: number): Promise<PostDraft> =>
   api.drafts.restore({ draftId, revisionId })
 
-export const deleteDraft = (draftId: string): Promise<null> => api.drafts.remove({ draftId })
+/** Queues the deletion of a published post from the weblog. */
+export const deletePublishedPost = (draftId: string): Promise<null> => api.drafts.remove({ draftId })
 
 /** Copies a pasted, dropped or picked image into Blogdesk: from where it is on disk, or its bytes when it has no path. */
 export async function importImage(file: File): Promise<LocalImage> {
