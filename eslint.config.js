@@ -20,6 +20,16 @@ const otherProcesses = {
   group: ['**/src-main', '**/src-service', '**/src-protocol'],
   message: 'The renderer reaches the main process only through window.blog (src/lib/api.ts).',
 }
+const sqliteLayer = {
+  group: ['**/src-shared/sqlite'],
+  message: 'src-shared/sqlite is SQLite through Node, for core and the service: the renderer and the contract reach data through window.blog.',
+}
+// From the contract, its sibling, the layer is `../sqlite`, which the group above does not spell.
+const sqliteLayerFromContract = { regex: '^\\.\\./sqlite(?:/|$)', message: sqliteLayer.message }
+const processesCode = {
+  group: ['**/src-main', '**/src-service', '**/src-renderer', '**/src-preload'],
+  message: 'src-shared/sqlite is shared by core and the service, so it imports nothing of either, nor of the renderer or preload.',
+}
 const coreInternals = {
   group: ['**/core/*', '!**/core/index', '!**/core/index.ts', '!**/core/testing', '!**/core/testing/*'],
   message: "Enter core through its index.ts (or, from tests, its testing/ helpers); its folders are rooms with one door.",
@@ -86,12 +96,16 @@ export default tseslint.config(
   },
   {
     files: ['src-shared/contract/**/*.ts'],
-    rules: { 'no-restricted-imports': ban(electron, nodeBuiltins, anythingOutsideContract) },
+    rules: { 'no-restricted-imports': ban(electron, nodeBuiltins, sqliteLayerFromContract, anythingOutsideContract) },
   },
   {
     // The contract's own tests may use the test runner; they still run without Node or Electron.
     files: ['src-shared/contract/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ban(electron, nodeBuiltins) },
+    rules: { 'no-restricted-imports': ban(electron, nodeBuiltins, sqliteLayerFromContract) },
+  },
+  {
+    files: ['src-shared/sqlite/**/*.ts'],
+    rules: { 'no-restricted-imports': ban(electron, processesCode) },
   },
   {
     files: ['src-renderer/**/*.{ts,tsx}'],
@@ -99,15 +113,15 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': ban(electron, nodeBuiltins, otherProcesses),
+      'no-restricted-imports': ban(electron, nodeBuiltins, otherProcesses, sqliteLayer),
     },
   },
   {
     files: ['src-renderer/**/*.tsx'],
-    rules: { 'no-restricted-imports': ban(electron, nodeBuiltins, otherProcesses, apiInComponents) },
+    rules: { 'no-restricted-imports': ban(electron, nodeBuiltins, otherProcesses, sqliteLayer, apiInComponents) },
   },
   {
     files: ['src-renderer/src/ui/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ban(electron, nodeBuiltins, otherProcesses, appInPrimitives) },
+    rules: { 'no-restricted-imports': ban(electron, nodeBuiltins, otherProcesses, sqliteLayer, appInPrimitives) },
   },
 )

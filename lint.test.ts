@@ -29,6 +29,7 @@ describe('layering rules in eslint.config.js', () => {
     ['src-protocol/x.ts', 'electron'],
     ['src-service/x.ts', 'electron'],
     ['src-shared/contract/x.ts', 'electron'],
+    ['src-shared/sqlite/x.ts', 'electron'],
     ['e2e/x.ts', 'electron'],
   ])('%s may not import %s', async (filePath, source) => {
     expect(await importProblems(filePath, source)).toContainEqual(expect.stringContaining('may import electron'))
@@ -162,6 +163,37 @@ describe('layering rules in eslint.config.js', () => {
       )
     },
   )
+
+  it.each([
+    ['src-renderer/src/x.ts', '../../src-shared/sqlite'],
+    ['src-renderer/src/features/posts/x.tsx', '../../../../src-shared/sqlite/database'],
+    ['src-renderer/src/ui/x.tsx', '../../../src-shared/sqlite'],
+    ['src-shared/contract/x.ts', '../sqlite'],
+    ['src-shared/contract/x.test.ts', '../sqlite/migrations'],
+  ])('%s may not import the SQLite layer: %s', async (filePath, source) => {
+    expect(await importProblems(filePath, source)).toContainEqual(expect.stringContaining('src-shared/sqlite is SQLite through Node'))
+  })
+
+  it.each([
+    '../../src-main/core',
+    '../../src-service/store',
+    '../../src-renderer/src/lib/api',
+    '../../src-preload',
+  ])('the SQLite layer may not import %s', async (source) => {
+    expect(await importProblems('src-shared/sqlite/x.ts', source)).toEqual([
+      expect.stringContaining('imports nothing of either, nor of the renderer or preload'),
+    ])
+  })
+
+  it.each([
+    ['src-shared/sqlite/x.ts', 'node-sqlite3-wasm'],
+    ['src-shared/sqlite/x.ts', 'node:fs'],
+    ['src-shared/sqlite/x.ts', './migrations'],
+    ['src-main/core/store/x.ts', '../../../src-shared/sqlite'],
+    ['src-service/store/x.ts', '../../src-shared/sqlite'],
+  ])('%s may import %s', async (filePath, source) => {
+    expect(await importProblems(filePath, source)).toEqual([])
+  })
 
   it('the contract may import its own files', async () => {
     expect(await importProblems('src-shared/contract/x.ts', './shapes')).toEqual([])

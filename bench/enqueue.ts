@@ -1,7 +1,7 @@
 // Enqueue: how long a person waits for "queued" — one insert into the outbox (migration 3), target p99 ≤ 1 ms.
 // Measured through LocalStore with the journal settings it runs with, and against the same table and statement in
-// the other journal settings, opened directly, to show what the choice is worth (database.ts documents it). The
-// settings take turns, a round of inserts each, so a busy moment of the machine falls on all of them alike.
+// the other journal settings, opened directly, to show what the choice is worth (src-shared/sqlite/database.ts
+// documents it). The settings take turns, a round of inserts each, so a busy moment of the machine falls on all alike.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,31 +1,19 @@
-// The app's local store: one SQLite file in the data dir, through node-sqlite3-wasm (WebAssembly, so no native
-// module has to be rebuilt for Electron). Its schema only moves forward, by numbered migrations.
-import { closeSync, fsync, openSync } from 'node:fs'
+// The app's local store: one SQLite file in the data dir, on the layer shared with the service (src-shared/sqlite),
+// which verifies its pragmas, runs its migrations and caches its statements.
 import { dirname } from 'node:path'
-import sqlite from 'node-sqlite3-wasm'
+import { SqliteDatabase, type Bindings, type Row } from '../../../src-shared/sqlite'
 import { migrations, type Migration } from './migrations'
 import { claimDatabase, type Ownership } from './ownership'
 
-export type Row = Record<string, number | bigint | string | Uint8Array | null>
+export type { Row }
 export type Params = Record<string, string | number | bigint | boolean | Uint8Array | null>
 
-/** Statements kept prepared; SQL built per call would only ever evict the oldest. */
-const MAX_PREPARED_STATEMENTS = 256
-
 export class LocalStore {
-  readonly #db: sqlite.Database
-  readonly #file: string
+  readonly #db: SqliteDatabase
   readonly #ownership: Ownership
-  // Preparing costs as much as a small insert through the WebAssembly boundary, so each SQL text is prepared once.
-  readonly #statements = new Map<string, sqlite.Statement>()
-  #transactionDepth = 0
-  #walFd: number | null = null
-  #diskSync: Promise<void> | null = null
-  #diskSyncAgain: Promise<void> | null = null
 
-  private constructor(db: sqlite.Database, file: string, ownership: Ownership) {
+  private constructor(db: SqliteDatabase, ownership: Ownership) {
     this.#db = db
-    this.#file = file
     this.#ownership = ownership
   }
 
@@ -35,48 +23,40 @@ export class LocalStore {
    */
   static open(filePath: string, schema: readonly Migration[] = migrations): LocalStore {
     const ownership = claimDatabase(filePath)
-    let db: sqlite.Database
     try {
-      db = new sqlite.Database(filePath)
+      const db = SqliteDatabase.open(filePath, {
+        migrations: schema,
+        newerSchemaError: (found, known) =>
+          new Error(`This data was written by a newer Blogdesk (schema ${found}, this one knows ${known}). Update Blogdesk to open it.`),
+      })
+      return new LocalStore(db, ownership)
     } catch (error) {
       ownership.release()
       throw error
     }
-    const store = new LocalStore(db, filePath, ownership)
-    try {
-      store.#configure()
-      store.#migrate(schema)
-    } catch (error) {
-      store.close()
-      throw error
-    }
-    return store
   }
 
   /** The folder the database lives in; other files the store keeps (media copies) live beside it. */
   get dataDir(): string {
-    return dirname(this.#file)
+    return dirname(this.#db.file)
   }
 
   get schemaVersion(): number {
-    return Number(this.get('PRAGMA user_version')?.['user_version'] ?? 0)
+    return this.#db.schemaVersion
   }
 
   /** Named parameters are written `:name` in SQL and passed as `{ name }`. */
   all(sql: string, params?: Params): Row[] {
-    return this.#withStatement(sql, (statement) => statement.all(bindings(params)) as Row[])
+    return this.#db.all(sql, bindings(params))
   }
 
   /** The first row. Read through `all`, so the statement is run to its end and holds nothing open afterwards. */
   get(sql: string, params?: Params): Row | null {
-    return this.#withStatement(sql, (statement) => (statement.all(bindings(params))[0] as Row | undefined) ?? null)
+    return this.#db.get(sql, bindings(params))
   }
 
   run(sql: string, params?: Params): { changes: number; lastInsertRowid: number } {
-    return this.#withStatement(sql, (statement) => {
-      const { changes, lastInsertRowid } = statement.run(bindings(params))
-      return { changes, lastInsertRowid: Number(lastInsertRowid) }
-    })
+    return this.#db.run(sql, bindings(params))
   }
 
   /**
@@ -84,195 +64,27 @@ export class LocalStore {
    * Transactions nest: an inner one that throws undoes only its own writes, and the outer one decides.
    */
   transaction<T>(work: () => T): T {
-    const depth = this.#transactionDepth
-    const savepoint = `nested_${depth}`
-    this.#execute(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`)
-    this.#transactionDepth++
-    try {
-      const result = work()
-      if (isPromiseLike(result)) {
-        throw new Error('A store transaction must do its work synchronously; it was given an async function.')
-      }
-      this.#execute(depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`)
-      return result
-    } catch (error) {
-      // A failed COMMIT, or an error SQLite answers by rolling back itself, may have ended the transaction already.
-      if (this.#db.inTransaction) {
-        if (depth === 0) this.#execute('ROLLBACK')
-        else {
-          this.#execute(`ROLLBACK TO ${savepoint}`)
-          this.#execute(`RELEASE ${savepoint}`)
-        }
-      }
-      throw error
-    } finally {
-      this.#transactionDepth = depth
-    }
+    return this.#db.transaction(work)
   }
 
   /**
-   * Resolves once everything committed before the call is on the disk itself. A commit survives the app crashing
-   * or being killed as soon as it returns; this also makes it survive a power cut or an OS crash. Await it before
-   * telling a person that something is safely kept ("queued"). The disk flush runs off the event loop, and callers
-   * that arrive while one is running share the next.
+   * Resolves once everything committed before the call is on the disk itself, surviving a power cut or an OS crash
+   * too. Await it before telling a person that something is safely kept ("queued").
    */
   syncToDisk(): Promise<void> {
-    if (!this.#db.isOpen) return Promise.reject(new Error('The local store is closed.'))
-    if (!this.#diskSync) {
-      this.#diskSync = this.#flushLog().finally(() => {
-        this.#diskSync = null
-      })
-      return this.#diskSync
-    }
-    // A flush already running may have started before this caller's commit: it gets the one after.
-    this.#diskSyncAgain ??= this.#diskSync
-      .catch(() => undefined) // its callers have its failure; these get a flush of their own
-      .then(() => {
-        this.#diskSyncAgain = null
-        return this.syncToDisk()
-      })
-    return this.#diskSyncAgain
+    return this.#db.syncToDisk()
   }
 
   close(): void {
     if (!this.#db.isOpen) return
     try {
-      for (const statement of this.#statements.values()) finalizeQuietly(statement)
-      this.#statements.clear()
       this.#db.close()
     } finally {
-      this.#closeLog()
       this.#ownership.release()
     }
   }
-
-  // Journal settings, measured with `npm run bench enqueue` on this project's 2-core Linux VM (ext4 on a virtio disk,
-  // fsync ≈ 1.3 ms p50): 3,000 single outbox inserts per setting, the settings taking turns (ms):   p50    p99
-  //   journal_mode=DELETE (SQLite's default), synchronous=FULL                                      1.6   20
-  //   journal_mode=DELETE, synchronous=NORMAL                                                       1.6   20
-  //   journal_mode=WAL, locking_mode=EXCLUSIVE, synchronous=FULL                                    0.28   4.6
-  //   journal_mode=WAL, locking_mode=EXCLUSIVE, synchronous=NORMAL (chosen)                         0.075  0.6
-  //   the chosen setting, then syncToDisk() awaited                                                 0.33   4.6
-  // (p99s move with what else the machine is doing: 0.6–3.8 ms for the chosen setting over runs while other test
-  // suites ran; the order never changed.) node-sqlite3-wasm's file layer has no shared memory, so SQLite silently
-  // keeps the rollback journal when asked for WAL unless the connection holds the file exclusively. With the journal
-  // every commit creates, fsyncs and deletes a journal file and creates and removes the layer's lock directory, all
-  // on the event loop. WAL appends to one log: 20× faster here, not slower — what looks slower is a fresh process,
-  // whose first few hundred statements run while V8 still compiles SQLite's WebAssembly (17–40 ms pauses).
-  // Synchronous NORMAL, as SQLite advises for WAL: a commit is in the log when it returns, so it survives the app
-  // crashing or being killed, and the file stays consistent through anything; only a power cut or an OS crash can
-  // take back commits the OS had not yet written out. For what must survive even that (a post the person was told is
-  // "queued"), syncToDisk() flushes the log off the event loop. FULL would fsync on the event loop at every commit.
-  // Holding the file exclusively suits Blogdesk anyway: only one app may use its data dir (ownership.ts).
-  #configure(): void {
-    const expect = (pragma: string, wanted: string | number) => {
-      const answer = Object.values(this.get(`PRAGMA ${pragma}`) ?? {})[0]
-      if (String(answer) !== String(wanted)) {
-        throw new Error(`SQLite answered ${String(answer)} to "PRAGMA ${pragma}" where Blogdesk needs ${wanted}.`)
-      }
-    }
-    expect('locking_mode = EXCLUSIVE', 'exclusive')
-    expect('journal_mode = WAL', 'wal')
-    this.#execute('PRAGMA synchronous = NORMAL')
-    expect('synchronous', 1)
-    this.#execute('PRAGMA foreign_keys = ON')
-    expect('foreign_keys', 1)
-  }
-
-  #migrate(schema: readonly Migration[]): void {
-    schema.forEach((migration, index) => {
-      const previous = schema[index - 1]
-      if (previous && previous.version >= migration.version) {
-        throw new Error(`Migration ${migration.version} (${migration.name}) is listed after ${previous.version}; keep them in order.`)
-      }
-    })
-    const current = this.schemaVersion
-    const newest = schema.at(-1)?.version ?? 0
-    if (current > newest) {
-      throw new Error(
-        `This data was written by a newer Blogdesk (schema ${current}, this one knows ${newest}). Update Blogdesk to open it.`,
-      )
-    }
-    for (const migration of schema) {
-      if (migration.version <= current) continue
-      try {
-        this.transaction(() => {
-          this.#db.exec(migration.sql)
-          this.#db.exec(`PRAGMA user_version = ${migration.version}`)
-        })
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error)
-        throw new Error(`Migration ${migration.version} (${migration.name}) failed and was rolled back: ${reason}`, { cause: error })
-      }
-    }
-  }
-
-  #execute(sql: string): void {
-    this.#withStatement(sql, (statement) => statement.run())
-  }
-
-  /**
-   * Runs `use` on the prepared statement for `sql`. A statement whose step failed (a constraint, say) cannot be
-   * reset for its next use, so it is finalized and prepared afresh next time.
-   */
-  #withStatement<T>(sql: string, use: (statement: sqlite.Statement) => T): T {
-    let statement = this.#statements.get(sql)
-    if (!statement) {
-      if (this.#statements.size >= MAX_PREPARED_STATEMENTS) this.#forget(this.#statements.keys().next().value!)
-      statement = this.#db.prepare(sql)
-      this.#statements.set(sql, statement)
-    }
-    try {
-      return use(statement)
-    } catch (error) {
-      this.#forget(sql)
-      throw error
-    }
-  }
-
-  #forget(sql: string): void {
-    const statement = this.#statements.get(sql)
-    this.#statements.delete(sql)
-    if (statement) finalizeQuietly(statement)
-  }
-
-  async #flushLog(): Promise<void> {
-    if (this.#walFd === null) {
-      try {
-        this.#walFd = openSync(`${this.#file}-wal`, 'r+')
-      } catch (error) {
-        // No log yet: nothing has been committed since the last close, whose checkpoint flushed everything.
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
-        throw error
-      }
-    }
-    const fd = this.#walFd
-    // A checkpoint flushes the database file before it lets the log start over, so flushing the log is enough.
-    await new Promise<void>((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())))
-  }
-
-  #closeLog(): void {
-    const fd = this.#walFd
-    if (fd === null) return
-    this.#walFd = null
-    // Closing under a running flush could hand its descriptor number to another file; close after it instead.
-    if (this.#diskSync) void this.#diskSync.then(() => closeSync(fd), () => closeSync(fd))
-    else closeSync(fd)
-  }
 }
 
-function finalizeQuietly(statement: sqlite.Statement): void {
-  try {
-    statement.finalize()
-  } catch {
-    // Finalizing reports the statement's last failed step again; its caller has that error already.
-  }
-}
-
-function bindings(params: Params | undefined): Record<string, Params[string]> | undefined {
+function bindings(params: Params | undefined): Bindings | undefined {
   return params && Object.fromEntries(Object.entries(params).map(([name, value]) => [`:${name}`, value]))
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
 }

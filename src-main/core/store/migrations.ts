@@ -1,9 +1,7 @@
 // Numbered migrations, applied in order, each in its own transaction. Never edit one that has shipped: add the next.
-export interface Migration {
-  version: number
-  name: string
-  sql: string
-}
+import type { Migration } from '../../../src-shared/sqlite'
+
+export type { Migration }
 
 export const migrations: readonly Migration[] = [
   {
