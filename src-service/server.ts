@@ -12,26 +12,12 @@ import { writeSandboxFile } from './demo'
 import type { LookupOptions } from './lookup'
 import { SetupError } from './setup-error'
 
-export interface StartOptions {
+/** What the service needs (`createService`), and where to listen. */
+export interface StartOptions extends ServiceOptions {
   /** 0 picks a free port. */
   port: number
   /** Defaults to 127.0.0.1: the service is for this machine unless asked otherwise. */
   host?: string
-  dataDir: string
-  /** Seed the demo account and write <dataDir>/sandbox.json with its credentials. */
-  demo?: boolean
-  /** List item lookups: hosts allowed to be private or loopback, the HTTP ISBN catalogue, limits. */
-  lookup?: LookupOptions
-  /** Requests a minute each client may make of the JSON interface (503 beyond); unlimited when absent. */
-  rateLimit?: number
-  /** With `demo`: the demo friends act every this many seconds (a post, comment, favourite or neighbour). */
-  simulate?: number
-  /** The folder with catalogue/ and demo-photos/, when the service does not run from the repo (the app's sandbox). */
-  resources?: string
-  /** WSSE nonces remembered per user within the clock window; tests lower it to reach the bound quickly. */
-  wsseNoncesPerUser?: number
-  /** Live events streams' heartbeat and bounds, or false to serve none. */
-  liveStreams?: ServiceOptions['liveStreams']
 }
 
 export interface RunningService {
@@ -44,19 +30,9 @@ export interface RunningService {
 /** Requests still running this long after close() are cut off, so one stuck client cannot keep the service up. */
 const SHUTDOWN_GRACE_MS = 10_000
 
-export async function startService({
-  port,
-  host = '127.0.0.1',
-  dataDir,
-  demo = false,
-  lookup,
-  rateLimit,
-  simulate,
-  resources,
-  wsseNoncesPerUser,
-  liveStreams,
-}: StartOptions): Promise<RunningService> {
-  const service = await createService({ dataDir, demo, lookup, rateLimit, simulate, resources, wsseNoncesPerUser, liveStreams })
+export async function startService({ port, host = '127.0.0.1', ...serviceOptions }: StartOptions): Promise<RunningService> {
+  const { dataDir } = serviceOptions
+  const service = await createService(serviceOptions)
   const server = createServer()
   try {
     const origin = originOf(await listen(server, port, host))
