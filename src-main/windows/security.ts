@@ -32,12 +32,20 @@ export const DEV_SERVER_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replac
 /** Permissions our own page may use. Copying to the clipboard is all it needs so far. */
 const grantedPermissions: ReadonlySet<string> = new Set(['clipboard-sanitized-write'])
 
+/** What a frame may show without loading anything: an empty document, or one written inline by our own page. */
+const INERT_FRAME_URLS: ReadonlySet<string> = new Set(['about:blank', 'about:srcdoc'])
+
 export function guardContents(contents: WebContents, page: AppPage): void {
   const stayOnPage = (event: { preventDefault(): void }, url: string) => {
     if (!page.owns(url)) event.preventDefault()
   }
   contents.on('will-navigate', (event) => stayOnPage(event, event.url))
   contents.on('will-redirect', (event) => stayOnPage(event, event.url))
+  // 'will-navigate' is emitted for the main frame only: a frame inside the page (one a post's HTML or an extension
+  // slipped in) is stopped here, unless it shows our page or an inert document.
+  contents.on('will-frame-navigate', (event) => {
+    if (!event.isMainFrame && !INERT_FRAME_URLS.has(event.url)) stayOnPage(event, event.url)
+  })
   contents.on('will-attach-webview', (event) => event.preventDefault())
   contents.setWindowOpenHandler(({ url }) => {
     if (isWebLink(url)) openInBrowser(url)

@@ -203,6 +203,17 @@ describe('navigation', () => {
     }
   })
 
+  it('stops a frame inside our page from going anywhere but our page or an inert document', () => {
+    const { contents } = openWindow()
+    const frameNavigation = (url: string) => {
+      const event = { ...navigationEvent(url), isMainFrame: false }
+      contents.emit('will-frame-navigate', event)
+      return event.preventDefault.mock.calls.length === 0
+    }
+    for (const url of ['https://evil.example/', 'file:///etc/passwd', 'javascript:alert(1)']) expect(frameNavigation(url), url).toBe(false)
+    for (const url of [pageUrl, 'about:blank', 'about:srcdoc']) expect(frameNavigation(url), url).toBe(true)
+  })
+
   it('never attaches a webview', () => {
     const { contents } = openWindow()
     const event = navigationEvent('https://example.com/')
