@@ -12,28 +12,34 @@ import { FeedModel } from './models/feed'
 const ARCHIVE_POSTS = 120
 const DAY_MS = 24 * 60 * 60 * 1000
 
-/** Gives Jane a long history on the (stopped) service's store: posts from 40 to 160 days ago, each with its event. */
-function giveJaneAnArchive(dataDir: string): void {
+/** Gives Jane posts on the (stopped) service's store, each with its event, published `daysAgo`. */
+function giveJanePosts(dataDir: string, posts: { title: string; content: string; daysAgo: number }[]): void {
   const store = openStore(dataDir)
   try {
     store.transaction(() => {
       const jane = store.users.find('jane')!
       const [weblog] = store.weblogs.ownedBy(jane.id)
-      for (let number = 1; number <= ARCHIVE_POSTS; number++) {
-        const issued = new Date(Date.now() - (160 - number) * DAY_MS).toISOString().replace(/\.\d{3}Z$/, 'Z')
-        const title = `Archive note ${number}`
-        const post = store.posts.create(
-          weblog!.id,
-          jane.id,
-          { title, content: `<p>From the archive, <em>number ${number}</em>.</p>`, contentKind: 'xhtml', summary: null, issued, categories: [] },
-          issued,
-        )
+      for (const { title, content, daysAgo } of posts) {
+        const issued = new Date(Date.now() - daysAgo * DAY_MS).toISOString().replace(/\.\d{3}Z$/, 'Z')
+        const post = store.posts.create(weblog!.id, jane.id, { title, content, contentKind: 'xhtml', summary: null, issued, categories: [] }, issued)
         store.events.record({ actorId: jane.id, verb: 'NewAsset', objectType: 'Post', objectId: post.id, published: issued })
       }
     })
   } finally {
     store.close()
   }
+}
+
+/** A long history for Jane, older than the demo's weeks of activity: posts from 40 to 160 days ago. */
+function giveJaneAnArchive(dataDir: string): void {
+  giveJanePosts(
+    dataDir,
+    Array.from({ length: ARCHIVE_POSTS }, (_, index) => ({
+      title: `Archive note ${index + 1}`,
+      content: `<p>From the archive, <em>number ${index + 1}</em>.</p>`,
+      daysAgo: 160 - (index + 1),
+    })),
+  )
 }
 
 test('a friend’s feed: followed by name or as a neighbour, newest first, paged, live, and offline', async ({ app, core, service }, testInfo) => {
@@ -127,6 +133,37 @@ test('a friend’s feed: followed by name or as a neighbour, newest first, paged
     await expect.poll(() => feed.eventNames()).toContainEqual(expect.stringMatching(/^Jane Mallory /))
     await saveScreenshot(app.page, testInfo, 'feed-offline.png')
     await expectAccessible(app.page, testInfo, 'activity feed offline')
+  } finally {
+    await running.stop()
+  }
+})
+
+test('a newly followed friend’s remote images load only once the reader says so', async ({ app, core, service }) => {
+  const feed = new FeedModel(app.page)
+  const { sandbox } = service
+  // Any server's image would do: the page's own requests tell whether it was asked for.
+  const pixel = `http://127.0.0.1:${service.port}/tracking-pixel.gif?reader=melody`
+  await service.stop()
+  giveJanePosts(service.dataDir, [{ title: 'Tram 28', content: `<p>Up the hill.</p><p><img src="${pixel}" alt="The tram at Graça"/></p>`, daysAgo: 0 }])
+  const running = await startServiceProcess(service.dataDir, service.port)
+  const requested: string[] = []
+  app.page.on('request', (request) => requested.push(request.url()))
+  try {
+    const account = await core.accounts.add(sandbox)
+    await core.accounts.attachJson(account.id, sandbox)
+    core.accounts.announce()
+    await feed.openFriends(account.label)
+    await feed.follow('jane')
+    await expect(feed.feedTitle).toHaveText('Jane Mallory')
+
+    // Drawn with its alt text standing in, and never asked for.
+    await expect(feed.events.first().getByRole('img', { name: 'The tram at Graça' })).toBeVisible()
+    await expect(feed.main.getByText('Remote images are not loaded')).toBeVisible()
+    expect(requested).not.toContain(pixel)
+
+    await feed.main.getByRole('button', { name: 'Load remote images' }).click()
+    await expect(feed.main.getByText('Remote images are loaded')).toBeVisible()
+    await expect.poll(() => requested).toContain(pixel)
   } finally {
     await running.stop()
   }

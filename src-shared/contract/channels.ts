@@ -56,6 +56,7 @@ import type {
   PostDraft,
   PostsPage,
   PostsPageRequest,
+  RemoteImagesChoice,
   RemotePostRef,
   RevisionRef,
   RevisionSummary,
@@ -133,6 +134,8 @@ export interface Channels {
   'friends:list': { request: AccountRef; result: FriendSummary[] }
   'friends:add': { request: NewFriend; result: FriendSummary }
   'friends:remove': { request: FriendRef; result: null }
+  /** Whether images in the friend's events may load from their servers (off for a new friend). */
+  'friends:setRemoteImages': { request: RemoteImagesChoice; result: FriendSummary }
   /** The people the account's own user added as neighbours. */
   'friends:neighbours': { request: AccountRef; result: Person[] }
 
@@ -278,6 +281,7 @@ export const requestChecks: { [C in Channel]: Check<RequestOf<C>> } = {
   'friends:list': accountRef,
   'friends:add': record<NewFriend>({ accountId: id, username: text({ maxLength: 255 }) }),
   'friends:remove': friendRef,
+  'friends:setRemoteImages': record<RemoteImagesChoice>({ friendId: id, load: boolean }),
   'friends:neighbours': accountRef,
 
   'feed:open': friendRef,

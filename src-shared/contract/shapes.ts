@@ -428,10 +428,16 @@ export interface FriendSummary extends Person {
   /** The last look could not reach the service. */
   offline: boolean
   problem: string | null
+  /** Images in the friend's events load from their servers; off, they could not track the reader. */
+  loadRemoteImages: boolean
 }
 
 export interface FriendRef {
   friendId: string
+}
+
+export interface RemoteImagesChoice extends FriendRef {
+  load: boolean
 }
 
 export interface NewFriend extends AccountRef {

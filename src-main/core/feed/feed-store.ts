@@ -25,6 +25,8 @@ export interface FriendRecord {
   lastSuccessAt: number | null
   problem: string | null
   offline: boolean
+  /** Images in the friend's events may load from their servers (the reader consented). */
+  loadRemoteImages: boolean
 }
 
 /** What one look at the top of a friend's stream found: a run of its newest events, in the stream's order. */
@@ -259,6 +261,10 @@ export class FeedStore {
     this.#store.run('UPDATE friends SET interval_seconds = :seconds WHERE id = :friendId', { friendId, seconds })
   }
 
+  setLoadRemoteImages(friendId: string, load: boolean): void {
+    this.#store.run('UPDATE friends SET load_remote_images = :load WHERE id = :friendId', { friendId, load: load ? 1 : 0 })
+  }
+
   #put(friendId: string, event: JsonEvent, position: number, now: number): void {
     this.#store.run(
       `INSERT INTO friend_events (friend_id, url_id, position, event, fetched_at) VALUES (:friendId, :urlId, :position, :event, :now)
@@ -286,5 +292,6 @@ function friendOf(row: Row): FriendRecord {
     lastSuccessAt: number('last_success_at'),
     problem: row['problem'] === null ? null : String(row['problem']),
     offline: Number(row['offline']) === 1,
+    loadRemoteImages: Number(row['load_remote_images']) === 1,
   }
 }

@@ -62,6 +62,8 @@ export interface Friend {
   offline: boolean
   /** Why the last look failed, in words; null after a success. */
   problem: string | null
+  /** Images in the friend's events may load from their servers. */
+  loadRemoteImages: boolean
 }
 
 /** Where a friend's feed stands, without its events: read those in slices with `events`. */
@@ -271,6 +273,13 @@ export class FeedPoller {
     this.#find(friendId)
     this.#feed.markSeen(friendId, upToUrlId)
     return this.#announce(friendId) ?? this.#describe(this.#find(friendId))
+  }
+
+  /** Whether images in the friend's events may load from their servers. */
+  setLoadRemoteImages(friendId: string, load: boolean): Friend {
+    this.#find(friendId)
+    this.#feed.setLoadRemoteImages(friendId, load)
+    return this.#describe(this.#find(friendId))
   }
 
   /** How often to look for the friend's news; null for the default. */
@@ -566,6 +575,7 @@ export class FeedPoller {
       nextPollAt: iso(this.#due.get(friend.id)),
       offline: friend.offline,
       problem: friend.problem,
+      loadRemoteImages: friend.loadRemoteImages,
     }
   }
 }

@@ -31,6 +31,7 @@ export function friendSummaryOf(friend: Friend): FriendSummary {
     newCount: friend.newCount,
     offline: friend.offline,
     problem: friend.problem,
+    loadRemoteImages: friend.loadRemoteImages,
   }
 }
 

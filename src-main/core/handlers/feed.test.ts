@@ -50,6 +50,7 @@ describe('friends and feed handlers', () => {
   it('follows a friend by username, fills the feed on the poller’s first look, and announces it', async () => {
     jane = await handlers()['friends:add']({ accountId, username: 'jane' })
     expect(jane).toMatchObject({ accountId, username: 'jane', displayName: 'Jane Mallory', newCount: 0, offline: false, problem: null })
+    expect(jane.loadRemoteImages).toBe(false)
     expect(jane.avatarTemplate).toContain('{spec}')
     expect(await handlers()['friends:list']({ accountId })).toEqual([jane])
 
@@ -121,6 +122,15 @@ describe('friends and feed handlers', () => {
     expect(await handlers()['feed:markSeen']({ friendId: jane.id, upTo: second!.urlId })).toMatchObject({ id: jane.id, newCount: 1 })
     expect(await handlers()['feed:markSeen']({ friendId: jane.id })).toMatchObject({ id: jane.id, newCount: 0 })
     expect(updates.at(-1)).toMatchObject({ id: jane.id, newCount: 0 })
+  })
+
+  it('loads a friend’s remote images only once the reader says so, and remembers the choice', async () => {
+    const allowed = await handlers()['friends:setRemoteImages']({ friendId: jane.id, load: true })
+    expect(allowed).toMatchObject({ id: jane.id, loadRemoteImages: true })
+    expect(await handlers()['friends:list']({ accountId })).toEqual([allowed])
+    expect(await handlers()['friends:setRemoteImages']({ friendId: jane.id, load: false })).toMatchObject({ loadRemoteImages: false })
+    expect((await handlers()['feed:open']({ friendId: jane.id })).friend.loadRemoteImages).toBe(false)
+    await expect(handlers()['friends:setRemoteImages']({ friendId: 'no-such-friend', load: true })).rejects.toMatchObject({ code: 'not-found' })
   })
 
   it('stops following a friend, whose feed is then gone', async () => {

@@ -18,6 +18,7 @@ export function feedHandlers({ feed, accounts, emit, onClose }: Services): Handl
       feed.removeFriend(friendId)
       return null
     },
+    'friends:setRemoteImages': async ({ friendId, load }) => friendSummaryOf(feed.setLoadRemoteImages(friendId, load)),
     'friends:neighbours': async ({ accountId }) => {
       // The client first: it says in words when the account has no JSON side.
       const client = accounts.jsonClient(accountId)

@@ -118,6 +118,26 @@ describe('migrations', () => {
       after.close()
     },
   )
+
+  it('keep loading remote images for friends followed before 7 asked, and ask for everyone followed after', () => {
+    const file = join(dir, 'friends.sqlite')
+    const addFriend = (store: LocalStore, id: string) =>
+      store.run(`INSERT INTO friends (id, account_id, url_id, profile, added_at) VALUES (:id, 'acc', :id, '{}', '2026-01-01')`, { id })
+    const before = LocalStore.open(file, migrations.filter((migration) => migration.version < 7))
+    before.transaction(() => {
+      runScript(before, seeds[1]!.sql)
+      addFriend(before, 'jane')
+    })
+    before.close()
+
+    const after = LocalStore.open(file)
+    addFriend(after, 'chet')
+    expect(after.all('SELECT id, load_remote_images FROM friends ORDER BY id')).toEqual([
+      { id: 'chet', load_remote_images: 0 },
+      { id: 'jane', load_remote_images: 1 },
+    ])
+    after.close()
+  })
 })
 
 function runScript(store: LocalStore, sql: string): void {

@@ -169,4 +169,14 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX drafts_in_trash ON drafts (account_id, weblog_post_uri, trashed_at) WHERE trashed_at IS NOT NULL;
     `,
   },
+  {
+    version: 7,
+    name: 'friends remote images',
+    sql: `
+      -- Images in a friend's events from other servers can track the reader: loaded only with consent, as a mail
+      -- client does. Friends followed before this question was asked keep loading them, so nothing changes silently.
+      ALTER TABLE friends ADD COLUMN load_remote_images INTEGER NOT NULL DEFAULT 0;
+      UPDATE friends SET load_remote_images = 1;
+    `,
+  },
 ]

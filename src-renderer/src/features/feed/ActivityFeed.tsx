@@ -3,10 +3,12 @@
 // when what it shows changes: news arriving ten times a second redraws the "N new" button, not the list.
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual'
 import { memo, useCallback, useEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent, type MouseEvent } from 'react'
+import type { FriendSummary } from '../../../../src-shared/contract'
 import { toApiError, type ApiError } from '../../lib/apiError'
 import { Alert, Button, ErrorNotice, Icon, Pane, Spinner } from '../../ui'
 import { ESTIMATED_ROW_HEIGHT, FeedRow } from './FeedRow'
 import { BLOCK_SIZE, type FeedWindow } from './feed-window'
+import { useFriendsStore } from './friends-store'
 import { linkOf, openableUrl, openInBrowser } from '../../lib/links'
 import { feedWindowFor, followNews } from './open-feed'
 import { avatarSource, nameOf } from './words'
@@ -74,6 +76,12 @@ function FriendFeed({ friendId }: { friendId: string }) {
 function OpenFeed({ feed }: { feed: FeedWindow }) {
   const friend = feed.state!.friend
   const name = nameOf(friend)
+  // The friends list holds the choice as last changed; the feed's own copy is from when it opened.
+  const listed = useFriendsStore((state) => {
+    const friends = state.friendsByAccount[friend.accountId]
+    return friends?.status === 'loaded' ? friends.value.find((known) => known.id === friend.id) : undefined
+  })
+  const loadRemoteImages = (listed ?? friend).loadRemoteImages
   const empty = useFeed(feed, (current) => current.shown === 0 && current.pending === 0)
   const [linkError, setLinkError] = useState<ApiError | null>(null)
   const openLink = useCallback((url: string) => {
@@ -88,6 +96,7 @@ function OpenFeed({ feed }: { feed: FeedWindow }) {
         <div className="activity-feed__who">
           <h1 className="activity-feed__name">{name}</h1>
           <p className="activity-feed__username">@{friend.username}</p>
+          <RemoteImagesChoice friend={listed ?? friend} />
         </div>
         <div className="activity-feed__actions">
           <Button variant="quiet" onClick={() => openLink(friend.profilePageUrl)}>
@@ -99,8 +108,30 @@ function OpenFeed({ feed }: { feed: FeedWindow }) {
         </div>
       </header>
       <FeedNotices feed={feed} name={name} linkError={linkError} />
-      {empty ? <EmptyFeed feed={feed} name={name} /> : <FeedList feed={feed} name={name} openLink={openLink} />}
+      {empty ? (
+        <EmptyFeed feed={feed} name={name} />
+      ) : (
+        <FeedList feed={feed} name={name} loadRemoteImages={loadRemoteImages} openLink={openLink} />
+      )}
       <NewsAnnouncement feed={feed} name={name} />
+    </div>
+  )
+}
+
+/** Whether images in the friend's events load from their servers: off until the reader says so, as in a mail client. */
+function RemoteImagesChoice({ friend }: { friend: FriendSummary }) {
+  const setRemoteImages = useFriendsStore((state) => state.setRemoteImages)
+  const error = useFriendsStore((state) => state.remoteImagesError)
+  const load = !friend.loadRemoteImages
+  return (
+    <div className="activity-feed__images">
+      <p>
+        {friend.loadRemoteImages ? 'Remote images are loaded' : 'Remote images are not loaded'} ·{' '}
+        <Button variant="quiet" onClick={() => void setRemoteImages(friend, load)}>
+          {load ? 'Load remote images' : 'Stop loading remote images'}
+        </Button>
+      </p>
+      {error && <ErrorNotice error={error} />}
     </div>
   )
 }
@@ -161,7 +192,14 @@ function NewsAnnouncement({ feed, name }: { feed: FeedWindow; name: string }) {
   )
 }
 
-function FeedList({ feed, name, openLink }: { feed: FeedWindow; name: string; openLink(url: string): void }) {
+interface FeedListProps {
+  feed: FeedWindow
+  name: string
+  loadRemoteImages: boolean
+  openLink(url: string): void
+}
+
+function FeedList({ feed, name, loadRemoteImages, openLink }: FeedListProps) {
   const rowsVersion = useFeed(feed, (current) => current.rowsVersion)
   const hasOlder = feed.state!.hasOlder
   const olderStatus = useFeed(feed, (current) => current.older.status)
@@ -266,6 +304,7 @@ function FeedList({ feed, name, openLink }: { feed: FeedWindow; name: string; op
               fresh={item.index < feed.fresh}
               setSize={hasOlder ? -1 : feed.shown}
               now={now}
+              loadRemoteImages={loadRemoteImages}
               measure={virtualizer.measureElement}
             />
           ))}

@@ -24,6 +24,8 @@ export interface FeedRowProps {
   setSize: number
   /** Now, in ms, moved on by the feed's clock: rows re-render only when their "5 min ago" may change. */
   now: number
+  /** Images in the event's HTML may load from their servers (the reader allowed it for the friend). */
+  loadRemoteImages: boolean
   measure: Ref<HTMLElement>
 }
 
@@ -32,7 +34,7 @@ export interface FeedRowProps {
  * so the row is in two parts: the article with its place in the list, and its content, drawn again only when the
  * event, the clock or its freshness changes.
  */
-export const FeedRow = memo(function FeedRow({ index, event, fresh, setSize, now, measure }: FeedRowProps) {
+export const FeedRow = memo(function FeedRow({ index, event, fresh, setSize, now, loadRemoteImages, measure }: FeedRowProps) {
   const sentenceId = useId()
   const timeId = useId()
   if (event === null) {
@@ -64,7 +66,7 @@ export const FeedRow = memo(function FeedRow({ index, event, fresh, setSize, now
       aria-setsize={setSize}
       aria-labelledby={`${sentenceId} ${timeId}`}
     >
-      <RowContent event={event} fresh={fresh} now={now} sentenceId={sentenceId} timeId={timeId} />
+      <RowContent event={event} fresh={fresh} now={now} loadRemoteImages={loadRemoteImages} sentenceId={sentenceId} timeId={timeId} />
     </article>
   )
 })
@@ -73,13 +75,14 @@ interface RowContentProps {
   event: ActivityEvent
   fresh: boolean
   now: number
+  loadRemoteImages: boolean
   sentenceId: string
   timeId: string
 }
 
-const RowContent = memo(function RowContent({ event, fresh, now, sentenceId, timeId }: RowContentProps) {
+const RowContent = memo(function RowContent({ event, fresh, now, loadRemoteImages, sentenceId, timeId }: RowContentProps) {
   const { object } = event
-  const html = object.html ? sanitizedHtml(event.urlId, object.html) : null
+  const html = object.html ? sanitizedHtml(event.urlId, object.html, loadRemoteImages) : null
   return (
     <>
       <img className="feed-row__avatar" src={avatarSource(event.actor, AVATAR_SPEC)} width={AVATAR_SIZE} height={AVATAR_SIZE} alt="" loading="lazy" />

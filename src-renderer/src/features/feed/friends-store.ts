@@ -15,12 +15,15 @@ export interface FriendsState {
   follow: FollowStatus
   /** Why stopping to follow someone failed, in words. */
   removeError: ApiError | null
+  /** Why changing whether a friend's remote images load failed, in words. */
+  remoteImagesError: ApiError | null
 
   loadFriends(accountId: string): Promise<void>
   loadNeighbours(accountId: string): Promise<void>
   /** Resolves with the friend once followed (or already followed); null when that failed (see `follow`). */
   followPerson(accountId: string, username: string): Promise<FriendSummary | null>
   unfollow(friend: FriendSummary): Promise<boolean>
+  setRemoteImages(friend: FriendSummary, load: boolean): Promise<void>
   receive(friend: FriendSummary): void
   /** Takes each friend's news count as it comes; returns the function that stops. */
   followUpdates(): () => void
@@ -32,6 +35,7 @@ export const useFriendsStore = create<FriendsState>()((set, get) => ({
   neighboursByAccount: {},
   follow: { status: 'idle' },
   removeError: null,
+  remoteImagesError: null,
 
   async loadFriends(accountId) {
     // Keeps showing what it had while it asks again.
@@ -84,6 +88,24 @@ export const useFriendsStore = create<FriendsState>()((set, get) => ({
       setFriends(friend.accountId, { status: 'loaded', value: friends.value.filter((known) => known.id !== friend.id) })
     }
     return true
+  },
+
+  async setRemoteImages(friend, load) {
+    set({ remoteImagesError: null })
+    let updated: FriendSummary
+    try {
+      updated = await api.friends.setRemoteImages({ friendId: friend.id, load })
+    } catch (error) {
+      set({ remoteImagesError: toApiError(error) })
+      return
+    }
+    // Shown at once, not with the next batch of news: the reader is looking at the button. The answer is the
+    // friend as now stored, so news of it still on its way is older.
+    arrived.delete(updated.id)
+    const friends = get().friendsByAccount[updated.accountId]
+    if (friends?.status === 'loaded') {
+      setFriends(updated.accountId, { status: 'loaded', value: friends.value.map((existing) => (existing.id === updated.id ? updated : existing)) })
+    }
   },
 
   receive(friend) {
