@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createWsseHeader, readEntry, readFeed, readLinkFeed, type WsseCredentials } from '../src-protocol'
+import { createWsseHeader, NS, readEntry, readFeed, readLinkFeed, type WsseCredentials } from '../src-protocol'
 import { readFixture } from '../src-protocol/test-fixtures'
 import { startService, type RunningService } from './server'
 import { Connection } from './store/connection'
@@ -91,6 +91,25 @@ const mutations: ((xml: string, rng: ReturnType<typeof random>) => string | Buff
   (xml, rng) => xml.replace(/(<[\w:]*value>)[^<]*/, `$1${rng.pick(['0', '6', '-1', '4.5', 'five', '99999999999999999999'])}`),
   (xml, rng) => xml.replace(/(mode=")[^"]*/, `$1${rng.pick(['xml', 'escaped', 'base64', 'binary', ''])}`),
   (xml, rng) => xml.replace(/<issued>[^<]*/, `<issued>${rng.pick(['2026-13-45T99:99:99Z', 'yesterday', '', '2026-02-30T10:00:00+25:00'])}`),
+  // The hostile inputs of the security review: thousands of attributes or categories, a post of empty scripts, and
+  // bodies in another encoding than UTF-8, declared or not.
+  (xml, rng) => xml.replace(/<(\w[\w:]*)/, `<$1${Array.from({ length: 200 + rng.below(20_000) }, (_, i) => ` a${i}="x"`).join('')}`),
+  (xml, rng) => {
+    const subjects = Array.from({ length: 100 + rng.below(10_000) }, (_, i) => `<dc:subject xmlns:dc="${NS.dc}">s${i}</dc:subject>`)
+    return xml.replace(/<\/title>/, `</title>${subjects.join('')}`)
+  },
+  (xml, rng) => xml.replace(/<\/title>/, `</title><summary mode="escaped" type="text/html">${'&lt;script&gt;&lt;/script&gt;'.repeat(1 + rng.below(16_000))}</summary>`),
+  (xml, rng) => {
+    const body = xml.replace(/^<\?xml[^>]*\?>\s*/, '')
+    switch (rng.below(3)) {
+      case 0:
+        return Buffer.from(`<?xml version="1.0" encoding="ISO-8859-1"?>${body}`, 'latin1')
+      case 1:
+        return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`<?xml version="1.0" encoding="UTF-16"?>${body}`, 'utf16le')])
+      default:
+        return `<?xml version="1.0" encoding="${rng.pick(['x-klingon', 'EBCDIC-US', 'UTF-7'])}"?>${body}`
+    }
+  },
 ]
 
 describe('the service under malformed requests', () => {
