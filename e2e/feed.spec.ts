@@ -138,13 +138,13 @@ test('a friend’s feed: followed by name or as a neighbour, newest first, paged
   }
 })
 
-test('a newly followed friend’s remote images load only once the reader says so', async ({ app, core, service }) => {
+test('a newly followed friend’s remote images load only once the reader says so, and her HTML names nothing on the page', async ({ app, core, service }) => {
   const feed = new FeedModel(app.page)
   const { sandbox } = service
   // Any server's image would do: the page's own requests tell whether it was asked for.
   const pixel = `http://127.0.0.1:${service.port}/tracking-pixel.gif?reader=melody`
   await service.stop()
-  giveJanePosts(service.dataDir, [{ title: 'Tram 28', content: `<p>Up the hill.</p><p><img src="${pixel}" alt="The tram at Graça"/></p>`, daysAgo: 0 }])
+  giveJanePosts(service.dataDir, [{ title: 'Tram 28', content: `<p>Up the hill.</p><p><img src="${pixel}" alt="The tram at Graça"/></p><p><a id="blog" name="api" href="https://example.org/">Timetables</a></p>`, daysAgo: 0 }])
   const running = await startServiceProcess(service.dataDir, service.port)
   const requested: string[] = []
   app.page.on('request', (request) => requested.push(request.url()))
@@ -160,6 +160,9 @@ test('a newly followed friend’s remote images load only once the reader says s
     await expect(feed.events.first().getByRole('img', { name: 'The tram at Graça' })).toBeVisible()
     await expect(feed.main.getByText('Remote images are not loaded')).toBeVisible()
     expect(requested).not.toContain(pixel)
+    // An id or name from a friend's HTML could shadow the page's own globals (DOM clobbering): neither is kept.
+    await expect(feed.events.first().getByRole('link', { name: 'Timetables' })).toBeVisible()
+    await expect(app.page.locator('[id="blog"], [name="api"]')).toHaveCount(0)
 
     await feed.main.getByRole('button', { name: 'Load remote images' }).click()
     await expect(feed.main.getByText('Remote images are loaded')).toBeVisible()
