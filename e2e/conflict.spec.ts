@@ -33,8 +33,10 @@ async function publishThroughCore(core: Core, service: ServiceProcess, post: { t
 }
 
 test.describe('a post changed on the server while it was edited here', () => {
-  const original = { title: 'Tram 28', content: '<p>Up the hill from Martim Moniz.</p><p>Custard tarts at the top.</p>' }
-  const theirs = { title: 'Tram 28 to Prazeres', content: '<p>Up the hill from Martim Moniz.</p><p>Pastéis de nata at the top, still warm.</p>' }
+  // The timetable link carries an id and a name, with which a post could shadow the page's globals (DOM clobbering).
+  const timetables = '<p><a id="blog" name="api" href="https://example.org/">Timetables</a></p>'
+  const original = { title: 'Tram 28', content: `<p>Up the hill from Martim Moniz.</p><p>Custard tarts at the top.</p>${timetables}` }
+  const theirs = { title: 'Tram 28 to Prazeres', content: `<p>Up the hill from Martim Moniz.</p><p>Pastéis de nata at the top, still warm.</p>${timetables}` }
 
   test('opens side by side, and "Keep mine" puts my version on the server', async ({ app, core, service }, testInfo) => {
     const published = await publishThroughCore(core, service, original)
@@ -48,6 +50,8 @@ test.describe('a post changed on the server while it was edited here', () => {
     await posts.editPost(original.title)
     const title = app.page.getByRole('textbox', { name: 'Title', exact: true })
     await expect(title).toHaveValue(original.title)
+    await expect(app.page.getByRole('textbox', { name: 'Post text' }).getByRole('link', { name: 'Timetables' })).toHaveCount(1)
+    await expect(app.page.locator('[id="blog"], [name="api"]')).toHaveCount(0)
     await published.elsewhere.updatePost(published.editUri, { ...theirs, categories: ['Travel', 'Kitchen'] })
     await title.fill('Tram 28, in the rain')
     await app.page.getByRole('button', { name: 'Publish changes' }).click()
@@ -57,6 +61,10 @@ test.describe('a post changed on the server while it was edited here', () => {
     await expect(posts.conflictVersion('Yours')).toContainText('Custard tarts at the top.')
     await expect(posts.conflictVersion('On the server')).toContainText('Tram 28 to Prazeres')
     await expect(posts.conflictVersion('On the server')).toContainText('Categories: Kitchen, Travel')
+    // Both versions show the link, and neither keeps its id or name.
+    await expect(posts.conflictVersion('Yours').getByRole('link', { name: 'Timetables' })).toBeVisible()
+    await expect(posts.conflictVersion('On the server').getByRole('link', { name: 'Timetables' })).toBeVisible()
+    await expect(app.page.locator('[id="blog"], [name="api"]')).toHaveCount(0)
     await posts.conflictView.getByText(/^Changed lines/).click()
     const changes = posts.conflictView.getByRole('list', { name: 'Changes from the server’s version to yours' })
     await expect(changes.getByRole('listitem').filter({ hasText: 'Pastéis de nata at the top, still warm.' })).toHaveClass(/--removed/)
