@@ -129,3 +129,19 @@ describe('album and list feeds', () => {
     await expectError(await signedGet(`${service.origin}/t/atom/lists/list_id=1/offset=x`, melody), 400, /not a number of entries/)
   })
 })
+
+describe('a service started without collection feeds', () => {
+  let service: ServiceFixture
+  beforeAll(async () => {
+    service = await startTestService([melody, ivy], arrange, undefined, { collectionFeeds: false })
+  })
+  afterAll(() => service.dispose())
+
+  it('announces no service.feed and serves none, as other servers', async () => {
+    for (const root of ['/t/atom/gallery', '/t/atom/lists']) {
+      const links = readLinkFeed(await (await signedGet(`${service.origin}${root}`, melody)).text(), service.origin)
+      expect(links.some((link) => link.rel === 'service.feed')).toBe(false)
+    }
+    expect((await signedGet(`${service.origin}/t/atom/gallery/set_id=1`, melody)).status).toBe(405)
+  })
+})

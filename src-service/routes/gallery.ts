@@ -18,16 +18,20 @@ import type { Router } from './router'
 import { tagUri } from './tag-uri'
 import { registerUploadRoutes } from './uploads'
 
-/** Registers the gallery's and UploadURI's Atom routes (behind WSSE), album pages and the media files. */
+/**
+ * Registers the gallery's and UploadURI's Atom routes (behind WSSE; album feeds when `feeds`), album pages and the
+ * media files.
+ */
 export function registerMediaRoutes(
   router: Router,
   store: Store,
   library: MediaLibrary,
   withWsse: (handler: AuthenticatedHandler) => Handler,
+  feeds: boolean,
 ): void {
   const album = '/t/atom/gallery/set_id=:setId'
-  router.get('/t/atom/gallery', withWsse(galleryRoot(store))).post(album, withWsse(postPhoto(store, library)))
-  registerPagedFeed(router, store, album, withWsse, ({ origin, params }, user) => {
+  router.get('/t/atom/gallery', withWsse(galleryRoot(store, feeds))).post(album, withWsse(postPhoto(store, library)))
+  if (feeds) registerPagedFeed(router, store, album, withWsse, ({ origin, params }, user) => {
     const owned = ownedAlbum(store, user, params['setId'])
     return { key: `album ${owned.id}`, feed: albumFeed(store, owned, origin) }
   })
@@ -37,7 +41,7 @@ export function registerMediaRoutes(
 }
 
 /** GET /t/atom/gallery: each album's PostURI, its feed (an extension: the same address) and public page. */
-function galleryRoot(store: Store): AuthenticatedHandler {
+function galleryRoot(store: Store, feeds: boolean): AuthenticatedHandler {
   return ({ origin }, user) =>
     atomReply(
       200,
@@ -47,7 +51,7 @@ function galleryRoot(store: Store): AuthenticatedHandler {
           const postUri = albumPostUri(origin, album)
           return [
             { rel: 'service.post', href: postUri, type: ATOM_MEDIA_TYPE, title },
-            { rel: 'service.feed', href: postUri, type: ATOM_MEDIA_TYPE, title },
+            ...(feeds ? [{ rel: 'service.feed', href: postUri, type: ATOM_MEDIA_TYPE, title }] : []),
             { rel: 'alternate', href: albumPageUrl(origin, album), type: 'text/html', title },
           ]
         }),

@@ -19,19 +19,20 @@ import type { Router } from './router'
 /** A list item is a few short details and notes; anything near this size is not one. */
 const ITEM_MAX_BYTES = 1024 * 1024
 
-/** Registers the lists' Atom routes (behind WSSE) and their public pages. */
+/** Registers the lists' Atom routes (behind WSSE; list feeds when `feeds`) and their public pages. */
 export function registerListRoutes(
   router: Router,
   store: Store,
   withWsse: (handler: AuthenticatedHandler) => Handler,
   lookups: Lookups,
+  feeds: boolean,
 ): void {
   const postUri = '/t/atom/lists/list_id=:listId'
   router
-    .get('/t/atom/lists', withWsse(listsRoot(store)))
+    .get('/t/atom/lists', withWsse(listsRoot(store, feeds)))
     .post(postUri, withWsse(createItem(store, lookups)))
     .get(`${postUri}/entry_id=:entryId`, withWsse(readItem(store)))
-  registerPagedFeed(router, store, postUri, withWsse, ({ origin, params }, user) => {
+  if (feeds) registerPagedFeed(router, store, postUri, withWsse, ({ origin, params }, user) => {
     const list = ownedList(store, user, params['listId'])
     return { key: `list ${list.id}`, feed: listFeed(store, list, origin) }
   })
@@ -39,7 +40,7 @@ export function registerListRoutes(
 }
 
 /** GET /t/atom/lists: each list's PostURI, its feed (an extension: the same address) and public page. */
-function listsRoot(store: Store): AuthenticatedHandler {
+function listsRoot(store: Store, feeds: boolean): AuthenticatedHandler {
   return ({ origin }, user) =>
     atomReply(
       200,
@@ -48,7 +49,7 @@ function listsRoot(store: Store): AuthenticatedHandler {
           const { post, page } = listAddresses(origin, list)
           return [
             { rel: 'service.post', href: post, type: ATOM_MEDIA_TYPE, title: list.title },
-            { rel: 'service.feed', href: post, type: ATOM_MEDIA_TYPE, title: list.title },
+            ...(feeds ? [{ rel: 'service.feed', href: post, type: ATOM_MEDIA_TYPE, title: list.title }] : []),
             { rel: 'alternate', href: page, type: 'text/html', title: list.title },
           ]
         }),
