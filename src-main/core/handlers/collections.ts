@@ -224,6 +224,8 @@ export function collectionsHandlers(services: Services): HandlersOf<'albums' | '
         empty: { entries: [], listType: null },
       })
       if (read === null) return { source: 'sent', entries: caches.sentListEntries(accountId, collectionUri), fetchedAt: null, problem: null, listType: null }
+      // What the items tell is the list's type, unless the person already said (the lists listing does not say).
+      if (read.value.listType && caches.listType(accountId, collectionUri) === null) caches.rememberListType(accountId, collectionUri, read.value.listType)
       return { source: 'feed', entries: read.value.entries, fetchedAt: read.fetchedAt, problem: read.problem, listType: read.value.listType }
     },
 

@@ -318,7 +318,7 @@ function AlbumPhotos({ accountId, albumUri }: { accountId: string; albumUri: str
         (contents.entries.length === 0 ? (
           <p className="album-photos__empty">{contents.source === 'sent' ? 'No photos sent from here yet.' : 'No photos in this album yet.'}</p>
         ) : (
-          <PhotoGrid photos={contents.entries} label="The album’s photos" />
+          <PhotoGrid photos={contents.entries} label="The album’s photos" showThumbnails={contents.problem === null} />
         ))}
     </section>
   )

@@ -1,8 +1,8 @@
 import type { CollectionContents } from '../../../../src-shared/contract'
 
 const WORDS = {
-  albums: { things: 'photos', one: 'photo', of: 'the album’s photos', verb: 'sent' },
-  lists: { things: 'items', one: 'item', of: 'the list’s items', verb: 'added' },
+  albums: { heading: 'Photos', of: 'the album’s photos', verb: 'sent' },
+  lists: { heading: 'Items', of: 'the list’s items', verb: 'added' },
 }
 
 /**
@@ -19,12 +19,10 @@ export function CollectionContentsHeading({
   headingId: string
 }) {
   const words = WORDS[kind]
-  const count = contents?.entries.length ?? 0
   return (
     <div className="contents-heading">
       <h2 className="contents-heading__title" id={headingId}>
-        {contents?.source === 'sent' ? 'Sent from Blogdesk' : `${words.things[0]!.toUpperCase()}${words.things.slice(1)}`}
-        {contents?.source === 'feed' && count > 0 && <span className="contents-heading__count"> · {count}</span>}
+        {contents?.source === 'sent' ? 'Sent from Blogdesk' : words.heading}
       </h2>
       {contents?.source === 'sent' && (
         <p className="contents-heading__note">

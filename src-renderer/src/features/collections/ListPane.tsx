@@ -26,12 +26,10 @@ export function ListPane({ accountId, collectionUri }: { accountId: string; coll
 function ListView({ accountId, collectionUri }: { accountId: string; collectionUri: string }) {
   const list = useCollection(accountId, 'lists', collectionUri)
   const loadListing = useCollectionsStore((state) => state.load)
-  // The type the person chose or Blogdesk remembers, else the one the list's feed tells by its items.
-  const feedType = useListStore((state) => {
-    const items = state.items[listKey(accountId, collectionUri)]
-    return items?.status === 'loaded' ? items.value.listType : null
-  })
-  const listType = useListType(accountId, collectionUri) ?? feedType
+  const listType = useListType(accountId, collectionUri)
+  // Until its items are read, the list's feed may yet tell its type: ask the person only once they are.
+  const itemsStatus = useListStore((state) => state.items[listKey(accountId, collectionUri)]?.status)
+  const itemsRead = itemsStatus === 'loaded' || itemsStatus === 'failed'
   const [choosingType, setChoosingType] = useState(false)
   const loadItems = useListStore((state) => state.loadItems)
   const restoreQueued = useListStore((state) => state.restoreQueued)
@@ -67,7 +65,7 @@ function ListView({ accountId, collectionUri }: { accountId: string; collectionU
           )}
         </div>
       </header>
-      {listType === null || choosingType ? (
+      {listType === null && !itemsRead ? null : listType === null || choosingType ? (
         <TypeChooser
           accountId={accountId}
           listUri={collectionUri}

@@ -7,9 +7,10 @@ import './photo-grid.css'
 
 /**
  * An album's photos as a grid of thumbnails, one Tab stop: the arrow keys move between photos (up and down by a row,
- * as laid out), Home and End to the first and last, Enter opens the photo's page in the browser.
+ * as laid out), Home and End to the first and last, Enter opens the photo's page in the browser. Thumbnails live on
+ * the server: while it cannot be reached (`showThumbnails` false) each photo shows a placeholder instead.
  */
-export function PhotoGrid({ photos, label }: { photos: readonly AlbumPhoto[]; label: string }) {
+export function PhotoGrid({ photos, label, showThumbnails }: { photos: readonly AlbumPhoto[]; label: string; showThumbnails: boolean }) {
   const [active, setActive] = useState(0)
   const list = useRef<HTMLUListElement>(null)
   const current = Math.min(active, photos.length - 1)
@@ -54,7 +55,7 @@ export function PhotoGrid({ photos, label }: { photos: readonly AlbumPhoto[]; la
             onFocus={() => setActive(index)}
             onClick={() => photo.url && void openInBrowser(photo.url)}
           >
-            {photo.thumbnailUrl ? (
+            {showThumbnails && photo.thumbnailUrl ? (
               <img className="photo-tile__image" src={photo.thumbnailUrl} alt={photo.caption ?? photo.title} loading="lazy" />
             ) : (
               <span className="photo-tile__image photo-tile__image--none" aria-hidden="true">

@@ -4,7 +4,7 @@ import { create } from 'zustand'
 import type { ListContents, NewListEntry, OutboxItem } from '../../../../src-shared/contract'
 import { api, toApiError } from '../../lib/api'
 import { useOutboxTracking } from './outboxTracking'
-import type { Loadable } from './store'
+import { useCollectionsStore, type Loadable } from './store'
 
 /** An item added from this window (or still open in the outbox from before), by its operation. */
 export interface AddedItem {
@@ -43,6 +43,7 @@ export const useListStore = create<ListState>()((set, get) => ({
     try {
       const items = await api.lists.items({ accountId, collectionUri: listUri })
       set((state) => ({ items: { ...state.items, [key]: { status: 'loaded', value: items } } }))
+      if (items.listType) useCollectionsStore.getState().learnListType(accountId, listUri, items.listType)
     } catch (error) {
       set((state) => ({ items: { ...state.items, [key]: { status: 'failed', error: toApiError(error) } } }))
     }
