@@ -1,8 +1,7 @@
 // What an album or a list holds, as its feed lists it. Blogdesk's service offers each album and list a `service.feed`
 // (an extension: docs/PROTOCOL.md, "Album and list feeds"): its photos or items, newest first, paged like a weblog's
 // feed. Every page is read, following `next` on the feed's own server only (requests carry the account's password).
-import type { AtomEntry } from '../../../src-protocol'
-import { NS } from '../../../src-protocol'
+import { NS, type AtomEntry } from '../../../src-protocol'
 import type { AlbumPhoto, ListEntry, ListType } from '../../../src-shared/contract'
 import type { AtomClient } from '../atom'
 import { listTypeOfNamespace } from './collections-list-items'

@@ -199,7 +199,8 @@ export function collectionsHandlers(services: Services): HandlersOf<'albums' | '
         )
       }
       // Read again from the copy, not taken from the renderer: shown after a restart until the photo is sent.
-      caches.rememberPhotoPreview(request.accountId, copy.hash, { ...(await photoPreviewOf(services.images, copy.path)), path: request.path, name: basename(request.path) })
+      const preview = await photoPreviewOf(services.images, copy.path)
+      caches.rememberPhotoPreview(request.accountId, copy.hash, { ...preview, path: request.path, name: basename(request.path) })
       const operation = sync.enqueuePhoto({
         accountId: request.accountId,
         albumUri: request.collectionUri,
