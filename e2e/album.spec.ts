@@ -24,12 +24,36 @@ test('three photos dropped on an album show their details, upload with progress,
   platform,
   workDir,
 }, testInfo) => {
+  // The album's grid, three photos and the accessibility of four screens: a long journey.
+  test.slow()
   const collections = new CollectionsModel(app.page)
   await app.addAccount(service.sandbox)
   await collections.openAlbum(ALBUM)
-  await expect(app.main.getByText('No photos sent from here yet.')).toBeVisible()
+  // The album's feed shows every photo in it, newest first, as a grid of thumbnails.
+  await expect(collections.contents('Photos')).toBeVisible()
+  await expect.poll(() => collections.photoTitles()).toHaveLength(5)
+  expect(await collections.photoTitles()).toContain('Sunset over the Tagus')
+  const tiles = collections.photoGrid.getByRole('button')
+  await expect(tiles.first().locator('img')).toHaveAttribute('src', /\/media\/thumbnails\/\d+\.jpg$/)
+  // Its alt text is its caption (or its title): the service read the sunset's from the photo's IPTC.
+  await expect(tiles.filter({ hasText: 'Sunset over the Tagus' }).locator('img')).toHaveAttribute('alt', 'The sun going down over the Tagus, seen from Cais do Sodre')
+  await expect(collections.photoGrid.locator('img[alt=""]'), 'every thumbnail says what it shows').toHaveCount(0)
+  // One Tab stop; the arrow keys move between photos, Enter opens one's page.
+  await expect(tiles.nth(1)).toHaveAttribute('tabindex', '-1')
+  await tiles.first().focus()
+  await app.page.keyboard.press('ArrowRight')
+  await expect(tiles.nth(1)).toBeFocused()
+  await app.page.keyboard.press('End')
+  await expect(tiles.last()).toBeFocused()
+  await app.page.keyboard.press('Home')
+  await expect(tiles.first()).toBeFocused()
+  await app.page.keyboard.press('Enter')
+  await expect.poll(() => platform.openedLinks.at(-1) ?? '').toMatch(/\/albums\/\d+\/\d+$/)
   await expectAccessible(app.page, testInfo, 'album')
-  await saveScreenshot(app.page, testInfo, 'album-empty.png')
+  await saveScreenshot(app.page, testInfo, 'album-grid.png')
+  await app.page.emulateMedia({ colorScheme: 'dark' })
+  await saveScreenshot(app.page, testInfo, 'album-grid-dark.png')
+  await app.page.emulateMedia({ colorScheme: 'light' })
 
   await dropFiles(collections.dropZone, PHOTOS.map((name) => join(DEMO_PHOTOS_FOLDER, name)))
   await expect(collections.fact('tagus-sunset.jpg', 'Camera')).toHaveText('Blogdesk Sandbox Camera')
@@ -55,7 +79,7 @@ test('three photos dropped on an album show their details, upload with progress,
   await expect(collections.totalProgress, 'the total counts every byte of the three').toHaveAttribute('max', String(totalBytes))
   await expect(collections.totalProgress).toHaveAttribute('value', String(totalBytes))
   for (const name of PHOTOS) await expect(collections.upload(name)).toContainText('Uploaded')
-  await expect.poll(() => collections.sentPhotoTitles()).toEqual(['belem-pastries', 'alfama-rooftops', 'Last light on the Tagus'])
+  await expect.poll(async () => (await collections.photoTitles()).slice(0, 3)).toEqual(['belem-pastries', 'alfama-rooftops', 'Last light on the Tagus'])
   await saveScreenshot(app.page, testInfo, 'album-uploaded.png')
   await app.page.emulateMedia({ colorScheme: 'dark' })
   await saveScreenshot(app.page, testInfo, 'album-uploaded-dark.png')
@@ -84,7 +108,7 @@ test('three photos dropped on an album show their details, upload with progress,
   await saveScreenshot(app.page, testInfo, 'album-refused.png')
 })
 
-test('a photo uploaded while the service is down waits in the outbox, survives a restart, and goes once the service is back', async ({
+test('a photo uploaded while the service is down waits in the outbox, survives a restart with its thumbnail and details, and goes once the service is back', async ({
   app,
   service,
   core,
@@ -121,6 +145,13 @@ test('a photo uploaded while the service is down waits in the outbox, survives a
     await again.openAlbum(ALBUM)
     const restored = again.upload('tram-28')
     await expect(restored, 'still in the outbox after the restart').toContainText(/Queued|Waiting to try again/)
+    // It still shows what was read from it when it was chosen.
+    await expect(restored.locator('img')).toHaveAttribute('src', /^data:image\/jpeg;base64,/)
+    await expect(again.fact('tram-28', 'Camera')).toHaveText('Blogdesk Sandbox Camera')
+    await expect(again.fact('tram-28', 'Taken')).toContainText('2024')
+    // The sidebar could not read the albums now, and says so.
+    const stale = page.getByRole('navigation', { name: 'Accounts' }).getByText('Not up to date')
+    await expect(stale.first()).toBeVisible()
     // Events the reopened core sent while the page was still loading had no page to reach: it reads the outbox as it opens.
     const failuresWhileLoading = bridge.deliveryFailures.length
     await saveScreenshot(page, testInfo, 'album-after-restart.png')
@@ -128,7 +159,8 @@ test('a photo uploaded while the service is down waits in the outbox, survives a
     const revived = await startServiceProcess(service.dataDir, service.port)
     try {
       await expect(restored).toContainText('Uploaded', { timeout: 60_000 })
-      await expect.poll(() => again.sentPhotoTitles()).toEqual(['tram-28'])
+      await expect.poll(async () => (await again.photoTitles())[0]).toBe('tram-28')
+      await expect(stale, 'once something reached the server, the sidebar reads it again').toHaveCount(0)
       await page.getByRole('main').getByRole('button', { name: 'View the album on the web' }).click()
       const albumPage = await (await fetch(platform.openedLinks.at(-1)!)).text()
       expect(albumPage.match(/>tram-28</g), 'sent exactly once').toHaveLength(1)

@@ -1,4 +1,4 @@
-// Adding one item to a list of each type, with the fields of its type, and reading back what the service made of it.
+// A list's items as rows, read from the list's feed; adding one item to a list of each type, with the fields of its type, and reading back what the service made of it.
 // The test service runs --offline: the book catalogue is on this machine, so an ISBN is looked up; a link's page and
 // a person's FOAF file are on the web, so the service keeps what it was given.
 import { expect, test } from './fixtures'
@@ -6,18 +6,26 @@ import { expectAccessible } from './harness/accessibility'
 import { saveScreenshot } from './harness/screenshots'
 import { CollectionsModel } from './models/collections'
 
-test('one item of each list type is added, and the list shows what the service filled in', async ({ app, service }, testInfo) => {
+test('a list shows its items as rows; one item of each list type is added, and the list shows what the service filled in', async ({ app, service }, testInfo) => {
   // Four lists, each with its form, and the accessibility of each kind of screen: a long journey.
   test.slow()
   const collections = new CollectionsModel(app.page)
   await app.addAccount(service.sandbox)
 
-  // Music: the server writes the title as "Artist - Song"; the rating is chosen with the keyboard.
+  // The list's feed shows what it holds, newest first, and its items tell its type: nobody is asked.
   await collections.openList('Heavy rotation')
-  await expect(app.main.getByRole('form', { name: 'What the list holds' }), 'the server does not say what a list holds').toBeVisible()
-  await expectAccessible(app.page, testInfo, 'list type chooser')
-  await saveScreenshot(app.page, testInfo, 'lists-type.png')
-  await collections.chooseListType('Music')
+  await expect(collections.contents('Items')).toBeVisible()
+  await expect(collections.item('Serge Gainsbourg - Cargo culte')).toContainText('Histoire de Melody Nelson')
+  await expect(app.main.getByText('List · Music')).toBeVisible()
+  await expect(app.main.getByRole('form', { name: 'What the list holds' })).toHaveCount(0)
+  await expect(app.main.getByText('Sent from Blogdesk')).toHaveCount(0)
+  await expectAccessible(app.page, testInfo, 'list rows')
+  await saveScreenshot(app.page, testInfo, 'lists-rows.png')
+  await app.page.emulateMedia({ colorScheme: 'dark' })
+  await saveScreenshot(app.page, testInfo, 'lists-rows-dark.png')
+  await app.page.emulateMedia({ colorScheme: 'light' })
+
+  // Music: the server writes the title as "Artist - Song"; the rating is chosen with the keyboard.
   const music = collections.addForm('Heavy rotation')
   await music.getByLabel('Title').fill('O Pastor')
   await music.getByLabel('Artist').fill('Madredeus')
@@ -35,7 +43,6 @@ test('one item of each list type is added, and the list shows what the service f
 
   // Books: an ISBN alone; the catalogue gives the title and author.
   await collections.openList('On the desk')
-  await collections.chooseListType('Books')
   const books = collections.addForm('On the desk')
   await books.getByLabel('ISBN').fill('978-0-262-51087-5')
   await collections.rate('On the desk', 5)
@@ -50,7 +57,6 @@ test('one item of each list type is added, and the list shows what the service f
 
   // People: no rating; the one-line bio; offline, no FOAF file is read, so the person is as given.
   await collections.openList('People I read')
-  await collections.chooseListType('People')
   const people = collections.addForm('People I read')
   await expect(people.getByRole('group', { name: 'Rating' }), 'people are not rated').toHaveCount(0)
   await people.getByLabel('Name').fill('Amália Rodrigues')
@@ -65,7 +71,6 @@ test('one item of each list type is added, and the list shows what the service f
 
   // Links: offline the page's title is not fetched, so the server titles the link with its address.
   await collections.openList('Specifications')
-  await collections.chooseListType('Links')
   const links = collections.addForm('Specifications')
   await links.getByLabel('Address (URL)').fill('https://www.rfc-editor.org/rfc/rfc5023')
   await links.getByLabel('Notes').fill('AtomPub, where this protocol ended up.')
@@ -93,7 +98,6 @@ test('an item the server would refuse is refused in words before it is queued', 
   const collections = new CollectionsModel(app.page)
   await app.addAccount(service.sandbox)
   await collections.openList('Specifications')
-  await collections.chooseListType('Links')
   const links = collections.addForm('Specifications')
   await links.getByLabel('Address (URL)').fill('rfc-editor.org')
   await links.getByRole('button', { name: 'Add link' }).click()

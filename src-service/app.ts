@@ -36,6 +36,8 @@ export interface ServiceOptions {
   wsseNoncesPerUser?: number
   /** Each user's live events stream: its heartbeat and bounds, or false for none (a service that only answers polls). */
   liveStreams?: LiveStreamOptions | false
+  /** Offer each album's and list's contents as a feed (`service.feed`); false serves none, as other servers. */
+  collectionFeeds?: boolean
 }
 
 export interface Service {
@@ -58,6 +60,7 @@ export async function createService({
   resources,
   wsseNoncesPerUser,
   liveStreams = {},
+  collectionFeeds = true,
 }: ServiceOptions): Promise<Service> {
   const files = serviceResources(resources)
   const store = openStore(dataDir)
@@ -67,8 +70,8 @@ export async function createService({
     const withWsse = wsseGuard(store.users, wsseNoncesPerUser)
     const router = new Router({ errorReplyFor }).get('/t/atom/weblog', withWsse(weblogRoot(store.weblogs)))
     registerPostRoutes(router, store, withWsse)
-    registerListRoutes(router, store, withWsse, createLookups({ catalogueFile: files.catalogueFile, ...lookup }))
-    registerMediaRoutes(router, store, media, withWsse)
+    registerListRoutes(router, store, withWsse, createLookups({ catalogueFile: files.catalogueFile, ...lookup }), collectionFeeds)
+    registerMediaRoutes(router, store, media, withWsse, collectionFeeds)
     registerOAuthRoutes(router, store)
     const liveEvents = liveStreams === false ? undefined : new LiveEvents(store, liveStreams)
     registerJsonRoutes(router, store, { rateLimit, ...(liveEvents ? { liveEvents } : {}) })

@@ -115,6 +115,7 @@ const flags = {
   'rate-limit': { type: 'string', value: '<n>', help: 'JSON requests a minute per client (by API key when signed, else by address); 503 beyond' },
   resources: { type: 'string', value: '<dir>', help: "the folder holding catalogue/ and demo-photos/; the repo's resources/ by default" },
   'no-live': { type: 'boolean', help: 'serve no live event streams (events.json is polled), as a server without that extension' },
+  'no-collection-feeds': { type: 'boolean', help: 'serve no feeds of albums and lists (no service.feed), as a server without that extension' },
   help: { type: 'boolean', help: 'show this and exit' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; value?: string; help: string }>
 
@@ -160,6 +161,7 @@ export function parseArguments(args: readonly string[]): StartOptions {
   const resources = text('resources')
   if (resources !== undefined) options.resources = resources
   if (values['no-live']) options.liveStreams = false
+  if (values['no-collection-feeds']) options.collectionFeeds = false
   return options
 }
 

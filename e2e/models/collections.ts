@@ -62,9 +62,19 @@ export class CollectionsModel {
     return this.main.getByRole('region', { name: 'To upload' }).locator('.uploads__summary')
   }
 
-  /** The photos the album shows as sent from Blogdesk, by title. */
-  sentPhotoTitles(): Promise<string[]> {
-    return this.main.getByRole('region', { name: 'Sent from Blogdesk' }).getByRole('listitem').locator('strong').allTextContents()
+  /** The album's photos grid, under "Photos" (read from the server's feed) or "Sent from Blogdesk". */
+  get photoGrid(): Locator {
+    return this.main.getByRole('list', { name: 'The album’s photos' })
+  }
+
+  /** The photos the album shows, newest first, by title. */
+  photoTitles(): Promise<string[]> {
+    return this.photoGrid.locator('.photo-tile__title').allTextContents()
+  }
+
+  /** The album's or list's contents, by its heading: "Photos", "Items" or "Sent from Blogdesk". */
+  contents(heading: 'Photos' | 'Items' | 'Sent from Blogdesk'): Locator {
+    return this.main.getByRole('region', { name: heading, exact: true })
   }
 
   // ── A list ─────────────────────────────────────────────────────────────────────────────────────────────────
@@ -88,9 +98,9 @@ export class CollectionsModel {
     for (let step = 1; step < stars; step++) await this.page.keyboard.press('ArrowRight')
   }
 
-  /** An item the list shows as added from Blogdesk, by the title the server gave it. */
+  /** An item the list shows, by the title the server gave it. */
   item(title: string): Locator {
-    return this.main.getByRole('region', { name: 'Added from Blogdesk' }).getByRole('listitem', { name: title, exact: true })
+    return this.main.locator('.list-items').getByRole('listitem', { name: title, exact: true })
   }
 
   /** What an item says under a detail's label ("Author", "Title", …). */

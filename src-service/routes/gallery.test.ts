@@ -62,18 +62,20 @@ describe('photo albums over Atom', () => {
     readdirSync(join(service.dataDir, 'media'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())
 
   describe('the gallery root', () => {
-    it("lists each of the user's albums with its PostURI and public page, and nobody else's", async () => {
+    it("lists each of the user's albums with its PostURI, feed and public page, and nobody else's", async () => {
       const response = await signedGet(`${service.origin}/t/atom/gallery`, melody)
       expect(response.status).toBe(200)
       expect(response.headers.get('content-type')).toMatch(ATOM_MEDIA_TYPE)
       expect(readLinkFeed(await response.text(), service.origin)).toEqual([
         { rel: 'service.post', href: album, type: ATOM_MEDIA_TYPE, title: 'Summer <in> Lisbon' },
+        { rel: 'service.feed', href: album, type: ATOM_MEDIA_TYPE, title: 'Summer <in> Lisbon' },
         { rel: 'alternate', href: `${service.origin}/albums/1/`, type: 'text/html', title: 'Summer <in> Lisbon' },
         { rel: 'service.post', href: `${service.origin}/t/atom/gallery/set_id=2`, type: ATOM_MEDIA_TYPE, title: 'Empty' },
+        { rel: 'service.feed', href: `${service.origin}/t/atom/gallery/set_id=2`, type: ATOM_MEDIA_TYPE, title: 'Empty' },
         { rel: 'alternate', href: `${service.origin}/albums/2/`, type: 'text/html', title: 'Empty' },
       ])
       const ivys = readLinkFeed(await (await signedGet(`${service.origin}/t/atom/gallery`, ivy)).text(), service.origin)
-      expect(ivys.map((link) => link.title)).toEqual(['Cargo', 'Cargo'])
+      expect(ivys.map((link) => link.title)).toEqual(['Cargo', 'Cargo', 'Cargo'])
       expect((await fetch(`${service.origin}/t/atom/gallery`)).status).toBe(401)
     })
   })
@@ -220,9 +222,9 @@ describe('photo albums over Atom', () => {
       await expectError(await post(photoXml(), `${service.origin}/t/atom/gallery/set_id=3`), 403, /belongs to another user/)
       await expectError(await post(photoXml(), `${service.origin}/t/atom/gallery/set_id=42`), 404, /no photo album 42/)
       await expectError(await post(photoXml(), `${service.origin}/t/atom/gallery/set_id=-1`), 404, /no photo album/)
-      const get = await signedGet(album, melody)
-      expect(get.status).toBe(405)
-      expect(get.headers.get('allow')).toBe('POST')
+      const put = await signedRequest(album, melody, { method: 'PUT', body: photoXml() })
+      expect(put.status).toBe(405)
+      expect(put.headers.get('allow')).toBe('POST, GET, HEAD')
     })
 
     it('answers a repeated Idempotency-Key with the first answer instead of a second photo', async () => {

@@ -56,7 +56,7 @@ describe('typed lists over Atom', () => {
   }
 
   describe('GET /t/atom/lists', () => {
-    it('lists each of the user’s lists with its PostURI and public page, titled with the list’s title', async () => {
+    it('lists each of the user’s lists with its PostURI, feed and public page, titled with the list’s title', async () => {
       const root = `${service.origin}/t/atom/lists`
       const response = await signedRequest(root, melody)
       expect(response.status).toBe(200)
@@ -65,6 +65,7 @@ describe('typed lists over Atom', () => {
       expect(readLinkFeed(await response.text(), root)).toEqual(
         titles.flatMap((title, index) => [
           { rel: 'service.post', href: listUri(index + 1), type: ATOM_MEDIA_TYPE, title },
+          { rel: 'service.feed', href: listUri(index + 1), type: ATOM_MEDIA_TYPE, title },
           { rel: 'alternate', href: `${service.origin}/lists/${index + 1}/`, type: 'text/html', title },
         ]),
       )
@@ -73,7 +74,7 @@ describe('typed lists over Atom', () => {
     it('shows a user only their own lists, and needs WSSE', async () => {
       const root = `${service.origin}/t/atom/lists`
       const links = readLinkFeed(await (await signedRequest(root, ivy)).text(), root)
-      expect(links.map((link) => link.href)).toEqual([listUri(5), `${service.origin}/lists/5/`])
+      expect(links.map((link) => link.href)).toEqual([listUri(5), listUri(5), `${service.origin}/lists/5/`])
       const anonymous = await fetch(root)
       expect(anonymous.status).toBe(401)
       expect(anonymous.headers.get('www-authenticate')).toBe('WSSE profile="UsernameToken"')
@@ -337,7 +338,7 @@ describe('typed lists over Atom', () => {
     it('405 with Allow for methods an item or a list does not take', async () => {
       const response = await signedRequest(listUri(1), melody, { method: 'DELETE' })
       expect(response.status).toBe(405)
-      expect(response.headers.get('allow')).toBe('POST')
+      expect(response.headers.get('allow')).toBe('POST, GET, HEAD')
     })
   })
 

@@ -1,5 +1,5 @@
 // Typed lists' Atom interface (spec §4.2): the root listing of a user's lists, PostURI create (lookups fill in
-// what the client left out) and the item's EditURI read. A create is one transaction with its NewAsset event and
+// what the client left out), the item's EditURI read and, as an extension, the list's items as a paged feed. A create is one transaction with its NewAsset event and
 // its idempotency record, so a refused or failed request leaves nothing behind.
 import { ATOM_MEDIA_TYPE, writeEntry, writeLinkFeed } from '../../src-protocol'
 import type { AuthenticatedHandler } from '../auth/wsse'
@@ -8,6 +8,7 @@ import { registerListPages } from '../public/lists'
 import type { List, ListItem, Store, User } from '../store'
 import { readAtomBody } from './body'
 import { entryFromBody } from './entries'
+import { registerPagedFeed, type PagedFeed } from './feed-pages'
 import { draftFromEntry, entryOfItem, itemAddresses, listAddresses } from './lists-entry'
 import { ownedList } from './ownership'
 import { idOf } from './posts-entry'
@@ -18,23 +19,28 @@ import type { Router } from './router'
 /** A list item is a few short details and notes; anything near this size is not one. */
 const ITEM_MAX_BYTES = 1024 * 1024
 
-/** Registers the lists' Atom routes (behind WSSE) and their public pages. */
+/** Registers the lists' Atom routes (behind WSSE; list feeds when `feeds`) and their public pages. */
 export function registerListRoutes(
   router: Router,
   store: Store,
   withWsse: (handler: AuthenticatedHandler) => Handler,
   lookups: Lookups,
+  feeds: boolean,
 ): void {
   const postUri = '/t/atom/lists/list_id=:listId'
   router
-    .get('/t/atom/lists', withWsse(listsRoot(store)))
+    .get('/t/atom/lists', withWsse(listsRoot(store, feeds)))
     .post(postUri, withWsse(createItem(store, lookups)))
     .get(`${postUri}/entry_id=:entryId`, withWsse(readItem(store)))
+  if (feeds) registerPagedFeed(router, store, postUri, withWsse, ({ origin, params }, user) => {
+    const list = ownedList(store, user, params['listId'])
+    return { key: `list ${list.id}`, feed: listFeed(store, list, origin) }
+  })
   registerListPages(router, store)
 }
 
-/** GET /t/atom/lists: each list's PostURI and public page, titled with the list's title. */
-function listsRoot(store: Store): AuthenticatedHandler {
+/** GET /t/atom/lists: each list's PostURI, its feed (an extension: the same address) and public page. */
+function listsRoot(store: Store, feeds: boolean): AuthenticatedHandler {
   return ({ origin }, user) =>
     atomReply(
       200,
@@ -43,11 +49,29 @@ function listsRoot(store: Store): AuthenticatedHandler {
           const { post, page } = listAddresses(origin, list)
           return [
             { rel: 'service.post', href: post, type: ATOM_MEDIA_TYPE, title: list.title },
+            ...(feeds ? [{ rel: 'service.feed', href: post, type: ATOM_MEDIA_TYPE, title: list.title }] : []),
             { rel: 'alternate', href: page, type: 'text/html', title: list.title },
           ]
         }),
       ),
     )
+}
+
+/** A list's items as a paged feed, each with its type's elements (docs/PROTOCOL.md, "Album and list feeds"). */
+function listFeed(store: Store, list: List, origin: string): PagedFeed<ListItem> {
+  const { post, page } = listAddresses(origin, list)
+  const { title } = list
+  return {
+    title,
+    feedUri: post,
+    links: [
+      { rel: 'alternate', href: page, type: 'text/html', title },
+      { rel: 'service.post', href: post, type: ATOM_MEDIA_TYPE, title },
+    ],
+    rows: (offset, limit) => store.lists.itemsPage(list.id, offset, limit),
+    entry: (item) => entryOfItem(item, list, origin),
+    modified: (item) => item.created,
+  }
 }
 
 function createItem(store: Store, lookups: Lookups): AuthenticatedHandler {

@@ -1,31 +1,18 @@
-// A weblog's Atom 0.3 interface (spec §4.2): FeedURI pages, PostURI create, EditURI read/replace/delete and the
-// CategoryURI document. Every write is one transaction with its event and idempotency record, so a refused or
+// A weblog's Atom 0.3 interface (spec §4.2): FeedURI pages (feed-pages.ts), PostURI create, EditURI
+// read/replace/delete and the CategoryURI document. Every write is one transaction with its event and idempotency record, so a refused or
 // failed request leaves nothing behind.
-import {
-  ATOM_03_VERSION,
-  ATOM_MEDIA_TYPE,
-  formatW3cDate,
-  writeCategories,
-  writeEntry,
-  writeFeed,
-  type AtomLink,
-} from '../../src-protocol'
+import { ATOM_MEDIA_TYPE, formatW3cDate, writeCategories, writeEntry } from '../../src-protocol'
 import type { AuthenticatedHandler } from '../auth/wsse'
 import { registerWeblogPages } from '../public/weblog-pages'
 import type { Post, PostFields, Store, User, Weblog } from '../store'
 import { MAX_ENTRY_BYTES, readAtomBody } from './body'
 import { entryFromBody } from './entries'
+import { registerPagedFeed, type PagedFeed } from './feed-pages'
 import { ownedWeblog } from './ownership'
-import { RenderCache } from './render-cache'
 import { draftFromEntry, entryOfPost, idOf, postAddresses, weblogAddresses, type PostDraft } from './posts-entry'
 import { idempotentRequest, remember, replay } from './posts-idempotency'
 import { atomReply, HttpError, type Handler, type Reply } from './reply'
 import type { Router } from './router'
-
-/** Spec §8: an Atom weblog feed page holds 20 posts. */
-export const FEED_PAGE_SIZE = 20
-/** Far beyond any weblog, small enough that a page address stays a plain number. */
-const MAX_OFFSET = 999_999_999
 
 /** Registers the weblog Atom routes (behind WSSE) and the weblogs' public pages. */
 export function registerPostRoutes(
@@ -35,10 +22,12 @@ export function registerPostRoutes(
 ): void {
   const feed = '/t/atom/weblog/blog_id=:blogId'
   const entry = `${feed}/entry_id=:entryId`
+  registerPagedFeed(router, store, feed, withWsse, ({ origin, params }, user) => {
+    const weblog = ownedWeblog(store, user, params['blogId'])
+    return { key: `weblog ${weblog.id}`, feed: weblogFeed(store, weblog, user, origin) }
+  })
   router
-    .get(feed, withWsse(feedPage(store)))
     .post(feed, withWsse(createPost(store)))
-    .get(`${feed}/offset=:offset`, withWsse(feedPage(store)))
     .get(`${feed}/svc=categories`, withWsse(categoryList(store)))
     .get(entry, withWsse(readPost(store)))
     .put(entry, withWsse(replacePost(store)))
@@ -46,46 +35,19 @@ export function registerPostRoutes(
   registerWeblogPages(router, store)
 }
 
-function feedPage(store: Store): AuthenticatedHandler {
-  const pages = new RenderCache(store)
-  return ({ origin, params }, user) => {
-    const weblog = ownedWeblog(store, user, params['blogId'])
-    const offset = params['offset'] === undefined ? 0 : offsetOf(params['offset'])
-    const key = `${origin} ${user.id} ${weblog.id} ${offset}`
-    return atomReply(200, pages.document(key, () => renderFeedPage(store, weblog, offset, user, origin)))
-  }
-}
-
-function renderFeedPage(store: Store, weblog: Weblog, offset: number, user: User, origin: string): string {
-  const posts = store.posts.page(weblog.id, offset, FEED_PAGE_SIZE + 1)
-  const shown = posts.slice(0, FEED_PAGE_SIZE)
-
+function weblogFeed(store: Store, weblog: Weblog, user: User, origin: string): PagedFeed<Post> {
   const addresses = weblogAddresses(origin, weblog)
-  const feedUri = (pageOffset: number) => (pageOffset > 0 ? `${addresses.feed}/offset=${pageOffset}` : addresses.feed)
-  const atomLink = (rel: string, href: string): AtomLink => ({
-    rel,
-    href,
-    type: ATOM_MEDIA_TYPE,
+  return {
     title: weblog.title,
-  })
-  const links = [
-    { rel: 'alternate', href: addresses.page, type: 'text/html', title: weblog.title },
-    atomLink('service.post', addresses.feed),
-  ]
-  if (offset > 0) links.push(atomLink('prev', feedUri(Math.max(0, offset - FEED_PAGE_SIZE))))
-  if (posts.length > FEED_PAGE_SIZE) links.push(atomLink('next', feedUri(offset + FEED_PAGE_SIZE)))
-
-  const modified = shown.reduce<string | null>(
-    (latest, post) => (latest !== null && latest > post.modified ? latest : post.modified),
-    null,
-  )
-  return writeFeed({
-    title: weblog.title,
-    links,
-    entries: shown.map((post) => entryOfPost(post, weblog, user, origin)),
-    modified,
-    version: ATOM_03_VERSION,
-  })
+    feedUri: addresses.feed,
+    links: [
+      { rel: 'alternate', href: addresses.page, type: 'text/html', title: weblog.title },
+      { rel: 'service.post', href: addresses.feed, type: ATOM_MEDIA_TYPE, title: weblog.title },
+    ],
+    rows: (offset, limit) => store.posts.page(weblog.id, offset, limit),
+    entry: (post) => entryOfPost(post, weblog, user, origin),
+    modified: (post) => post.modified,
+  }
 }
 
 function createPost(store: Store): AuthenticatedHandler {
@@ -197,18 +159,6 @@ function postOf(store: Store, user: User, weblog: Weblog, entryId: string | unde
     )
   }
   return post
-}
-
-function offsetOf(text: string): number {
-  const offset = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN
-  if (!(offset <= MAX_OFFSET)) {
-    throw new HttpError(
-      400,
-      `The feed offset "${text}" is not a number of posts to skip. Use a whole number from 0 to ${MAX_OFFSET}, ` +
-        "as the feed's next and prev links do.",
-    )
-  }
-  return offset
 }
 
 function now(): string {

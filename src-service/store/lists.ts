@@ -104,6 +104,17 @@ export class Lists {
       .all('SELECT * FROM list_items WHERE list_id = :listId ORDER BY issued DESC, id DESC', { ':listId': listId })
       .map(toListItem)
   }
+
+  /** One page of a list's items, in itemsOf's order. */
+  itemsPage(listId: number, offset: number, limit: number): ListItem[] {
+    return this.#db
+      .all('SELECT * FROM list_items WHERE list_id = :listId ORDER BY issued DESC, id DESC LIMIT :limit OFFSET :offset', {
+        ':listId': listId,
+        ':limit': limit,
+        ':offset': offset,
+      })
+      .map(toListItem)
+  }
 }
 
 /**

@@ -125,6 +125,17 @@ export class Photos {
       .all('SELECT * FROM photos WHERE album_id = :albumId ORDER BY coalesce(taken, issued), id', { ':albumId': albumId })
       .map(toPhoto)
   }
+
+  /** One page of an album's photos, newest first (by when they were published, then by the order they were stored). */
+  page(albumId: number, offset: number, limit: number): Photo[] {
+    return this.#db
+      .all('SELECT * FROM photos WHERE album_id = :albumId ORDER BY issued DESC, id DESC LIMIT :limit OFFSET :offset', {
+        ':albumId': albumId,
+        ':limit': limit,
+        ':offset': offset,
+      })
+      .map(toPhoto)
+  }
 }
 
 export class Uploads {

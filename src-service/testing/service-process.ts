@@ -46,6 +46,8 @@ export interface ServiceProcessOptions {
   simulateSeconds?: number
   /** --no-live: no live events streams, so clients poll. */
   noLiveStreams?: boolean
+  /** --no-collection-feeds: no feeds of albums and lists, as servers other than Blogdesk's. */
+  noCollectionFeeds?: boolean
 }
 
 /**
@@ -60,6 +62,7 @@ export async function startServiceProcess(dataDir: string, port = 0, options: Se
     ...['--port', String(port), '--data-dir', dataDir, '--demo', '--offline'],
     ...simulate,
     ...(options.noLiveStreams ? ['--no-live'] : []),
+    ...(options.noCollectionFeeds ? ['--no-collection-feeds'] : []),
   ])
   return { ...started, port: Number(new URL(started.url).port), dataDir, sandbox: readSandboxFile(dataDir) }
 }

@@ -20,6 +20,7 @@ import type {
   AccountSummary,
   ActivityEvent,
   AlbumPhoto,
+  CollectionContents,
   AppCommand,
   AppStatus,
   CategoriesRequest,
@@ -40,7 +41,7 @@ import type {
   FriendRef,
   FriendSummary,
   JsonConnection,
-  ListEntry,
+  ListContents,
   LocalImage,
   MediaRef,
   NewAccount,
@@ -56,6 +57,7 @@ import type {
   PostDraft,
   PostsPage,
   PostsPageRequest,
+  QueuedPhoto,
   RemoteImagesChoice,
   RemotePostRef,
   RevisionRef,
@@ -123,12 +125,13 @@ export interface Channels {
   'categories:list': { request: CategoriesRequest; result: CategoryListing }
 
   'albums:list': { request: CollectionsRequest; result: CollectionListing }
-  'albums:photos': { request: CollectionRef; result: AlbumPhoto[] }
+  'albums:photos': { request: CollectionRef; result: CollectionContents<AlbumPhoto> }
   'photos:preview': { request: FileRef; result: PhotoPreview }
   'photos:add': { request: NewAlbumPhoto; result: OutboxItem }
 
   'lists:list': { request: CollectionsRequest; result: CollectionListing }
-  'lists:items': { request: CollectionRef; result: ListEntry[] }
+  'lists:items': { request: CollectionRef; result: ListContents }
+  'photos:queued': { request: CollectionRef; result: QueuedPhoto[] }
   'lists:add': { request: NewListEntry; result: OutboxItem }
 
   'friends:list': { request: AccountRef; result: FriendSummary[] }
@@ -269,6 +272,7 @@ export const requestChecks: { [C in Channel]: Check<RequestOf<C>> } = {
 
   'lists:list': collectionsRequest,
   'lists:items': collectionRef,
+  'photos:queued': collectionRef,
   'lists:add': record<NewListEntry>({
     accountId: id,
     collectionUri: uri,

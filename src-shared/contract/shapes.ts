@@ -341,6 +341,8 @@ export interface CollectionSummary {
    * null for a photo album, and for a list nothing was added to from here yet.
    */
   listType: ListType | null
+  /** Where the server lists what the album or list holds (its `service.feed`); null when it offers no such feed. */
+  feedUri: string | null
 }
 
 export interface CollectionListing {
@@ -354,7 +356,26 @@ export interface CollectionRef extends AccountRef {
   collectionUri: string
 }
 
-/** A photo Blogdesk sent to the album, as the server answered (the Atom interface offers no way to read an album). */
+/**
+ * What an album or a list holds, newest first. `feed`: everything in it, read from the server's feed of it (or as last
+ * read, when `problem` says why it could not be read now). `sent`: the server offers no such feed, so only what
+ * Blogdesk sent to it.
+ */
+export interface CollectionContents<T> {
+  source: 'feed' | 'sent'
+  entries: T[]
+  /** When the feed was read (ISO 8601); null for what was sent, and for a feed never read here. */
+  fetchedAt: string | null
+  /** Why the feed could not be read now, in words; null when all is well. */
+  problem: string | null
+}
+
+export interface ListContents extends CollectionContents<ListEntry> {
+  /** What the list holds, told by its items' elements in the feed; null when it cannot tell (empty, or no feed). */
+  listType: ListType | null
+}
+
+/** A photo in an album: from the album's feed, or as the server answered Blogdesk when it was sent. */
 export interface AlbumPhoto {
   title: string
   caption: string | null
@@ -380,6 +401,12 @@ export interface PhotoPreview {
   thumbnailUrl: string | null
 }
 
+/** A photo waiting in the outbox for its album, with what it showed when it was dropped (kept across restarts). */
+export interface QueuedPhoto {
+  operationId: number
+  preview: PhotoPreview
+}
+
 export interface NewAlbumPhoto extends CollectionRef {
   path: string
   title: string
@@ -388,7 +415,7 @@ export interface NewAlbumPhoto extends CollectionRef {
   stripGps: boolean
 }
 
-/** An item Blogdesk added to the list, with what the server filled in (the Atom interface cannot read a list). */
+/** An item in a list, from the list's feed or as the server answered Blogdesk when it was added, with what it filled in. */
 export interface ListEntry {
   /** The read-only title the server made ("Artist - Song", "Author: Title", a name, a site's title). */
   title: string

@@ -84,6 +84,8 @@ export interface Collection {
   title: string
   postUri: string
   homeUrl: string | null
+  /** Its `service.feed`, where the server lists what it holds (Blogdesk's service); null when it offers none. */
+  feedUri: string | null
 }
 
 export class AtomClient {
@@ -100,17 +102,23 @@ export class AtomClient {
 
   /** One page of a weblog's posts; next and prev from the feed's links, or Movable Type's offset pages. */
   async feedPage(uri: string): Promise<FeedPage> {
-    const response = await this.#request({ url: uri })
-    const feed = readDocument(response, 'an Atom feed', (xml) => readFeed(xml, { baseUrl: response.url }))
-    const posts = feed.entries.flatMap((entry) => {
+    const { entries, next, prev } = await this.entriesPage(uri)
+    const posts = entries.flatMap((entry) => {
       const editUri = editLinkOf(entry.links)
       return editUri === null ? [] : [remotePostOf(entry, editUri)]
     })
+    return { posts, next, prev }
+  }
+
+  /** One page of any feed (a weblog's, an album's, a list's) as entries, with the neighbouring pages' addresses. */
+  async entriesPage(uri: string): Promise<{ entries: AtomEntry[]; next: string | null; prev: string | null }> {
+    const response = await this.#request({ url: uri })
+    const feed = readDocument(response, 'an Atom feed', (xml) => readFeed(xml, { baseUrl: response.url }))
     const linked = (rel: string) => feed.links.find((link) => link.rel === rel)?.href ?? null
     const next = linked('next')
     const prev = linked('prev') ?? linked('previous')
-    if (next !== null || prev !== null) return { posts, next, prev }
-    return { posts, ...this.#paging.links(response.url, feed.entries.length) }
+    if (next !== null || prev !== null) return { entries: feed.entries, next, prev }
+    return { entries: feed.entries, ...this.#paging.links(response.url, feed.entries.length) }
   }
 
   /** The category names of a weblog's CategoryURI, in the server's order. */
@@ -223,6 +231,7 @@ export class AtomClient {
       title,
       postUri: hrefs.get('service.post')!,
       homeUrl: hrefs.get('alternate') ?? null,
+      feedUri: hrefs.get('service.feed') ?? null,
     }))
   }
 

@@ -48,6 +48,11 @@ const RULES: Record<ListType, TypeRules> = {
   },
 }
 
+/** The list type whose elements live in `ns`; null for any other namespace. */
+export function listTypeOfNamespace(ns: string): ListType | null {
+  return (Object.keys(RULES) as ListType[]).find((type) => RULES[type].ns === ns) ?? null
+}
+
 const WEB_ADDRESS_FIELDS: Readonly<Record<string, string>> = {
   thumbnail: 'picture address',
   homepage: 'homepage',

@@ -60,7 +60,15 @@ describe('photo albums and typed lists', () => {
     it('lists the account’s album and its lists from the server, and shows them offline as last read', async () => {
       const albums = await handlers()['albums:list']({ accountId: accountId(), refresh: true })
       expect(albums).toEqual({
-        collections: [{ title: 'Summer in Lisbon', postUri: expect.stringMatching(/\/t\/atom\/gallery\/set_id=\d+$/), homeUrl: expect.stringMatching(/^http:/), listType: null }],
+        collections: [
+          {
+            title: 'Summer in Lisbon',
+            postUri: expect.stringMatching(/\/t\/atom\/gallery\/set_id=\d+$/),
+            homeUrl: expect.stringMatching(/^http:/),
+            feedUri: expect.stringMatching(/\/t\/atom\/gallery\/set_id=\d+$/),
+            listType: null,
+          },
+        ],
         fetchedAt: expect.any(String),
         problem: null,
       })
@@ -149,16 +157,18 @@ describe('photo albums and typed lists', () => {
     it('queues photos at once, sends them with or without their place as chosen, and shows them in the album', async () => {
       const album = await collection('albums', 'Summer in Lisbon')
       const ref = { accountId: accountId(), collectionUri: album.postUri }
-      expect(await handlers()['albums:photos'](ref), 'nothing sent from here yet').toEqual([])
+      const before = (await handlers()['albums:photos'](ref)).entries.length
 
       const stripped = await handlers()['photos:add']({ ...ref, path: sunsetPhoto, title: 'Sunset, no place', caption: 'Cais do Sodré', stripGps: true })
       expect(stripped).toMatchObject({ kind: 'photo', state: 'queued', title: 'Sunset, no place', queueKey: album.postUri, lastError: null })
       await handlers()['photos:add']({ ...ref, path: sunsetPhoto, title: 'Sunset, as shot', caption: null, stripGps: false })
       await core.sync.drain()
 
-      const photos = await handlers()['albums:photos'](ref)
+      const contents = await handlers()['albums:photos'](ref)
+      expect(contents.entries).toHaveLength(before + 2)
+      const photos = contents.entries.slice(0, 2)
       expect(photos).toEqual([
-        { title: 'Sunset, as shot', caption: null, url: expect.stringMatching(/^http:/), thumbnailUrl: expect.stringMatching(/\.jpg$/), takenAt: expect.stringMatching(/^2024-07-14T20:41:07/) },
+        { title: 'Sunset, as shot', caption: 'The sun going down over the Tagus, seen from Cais do Sodre', url: expect.stringMatching(/^http:/), thumbnailUrl: expect.stringMatching(/\.jpg$/), takenAt: expect.stringMatching(/^2024-07-14T20:41:07/) },
         { title: 'Sunset, no place', caption: 'Cais do Sodré', url: expect.stringMatching(/^http:/), thumbnailUrl: expect.stringMatching(/\.jpg$/), takenAt: expect.stringMatching(/^2024-07-14T20:41:07/) },
       ])
       expect(await (await fetch(photos[0]!.url!)).text()).toContain(sunsetPosition)
@@ -167,7 +177,7 @@ describe('photo albums and typed lists', () => {
       expect(strippedPage).not.toContain(sunsetPosition)
     })
 
-    it('keeps a photo queued while the service is down, across a restart of the app, and sends it once it is back', async () => {
+    it('keeps a photo queued, with its thumbnail and details, while the service is down and across a restart of the app, and sends it once it is back', async () => {
       const album = await collection('albums', 'Summer in Lisbon')
       const ref = { accountId: accountId(), collectionUri: album.postUri }
       const port = Number(new URL(sandbox.atomBase).port)
@@ -176,12 +186,20 @@ describe('photo albums and typed lists', () => {
         const queued = await handlers()['photos:add']({ ...ref, path: pastriesPhoto, title: 'Pastéis, warm', caption: null, stripGps: true })
         core = await fixture.reopen()
         expect(core.sync.operations().map((operation) => operation.id)).toEqual([queued.id])
+        // The new core, on the same SQLite file, still shows what the photo showed when it was dropped.
+        const [waiting] = await handlers()['photos:queued'](ref)
+        expect(waiting).toMatchObject({
+          operationId: queued.id,
+          preview: { name: 'belem-pastries.jpg', type: 'image/jpeg', camera: 'Blogdesk Sandbox Camera', thumbnailUrl: expect.stringMatching(/^data:image\/jpeg;base64,/) },
+        })
+        expect(waiting!.preview.takenAt).toBe((await handlers()['photos:preview']({ path: pastriesPhoto })).takenAt)
       } finally {
         service = await startService({ port, dataDir: serviceDir, demo: true, lookup: { offline: true } })
       }
       core.sync.sendNow()
       await core.sync.drain()
-      expect((await handlers()['albums:photos'](ref)).map((photo) => photo.title)).toEqual(['Pastéis, warm'])
+      expect((await handlers()['albums:photos'](ref)).entries[0]?.title).toBe('Pastéis, warm')
+      expect(await handlers()['photos:queued'](ref), 'sent: nothing waits').toEqual([])
     })
   })
 
@@ -199,7 +217,7 @@ describe('photo albums and typed lists', () => {
       const link = await add('Specifications', { listType: 'link', fields: { url: 'https://www.rfc-editor.org/rfc/rfc5023' }, rating: null, notes: null })
       await core.sync.drain()
 
-      const items = (collectionUri: string) => handlers()['lists:items']({ accountId: accountId(), collectionUri })
+      const items = async (collectionUri: string) => (await handlers()['lists:items']({ accountId: accountId(), collectionUri })).entries.slice(0, 1)
       expect(await items(music)).toEqual([
         { title: 'Madredeus - O Pastor', fields: { artist: 'Madredeus', title: 'O Pastor' }, rating: 5, notes: 'On every tram.', issued: expect.any(String) },
       ])

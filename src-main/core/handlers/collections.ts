@@ -1,22 +1,27 @@
 // Photo albums and typed lists: the account's albums and lists from the gallery and lists root listings (cached, so
-// they show offline), photos and list items queued through the outbox, and what the server answered for each.
+// they show offline), what each holds, photos and list items queued through the outbox, and what the server answered.
 //
-// The Atom interface lets a client post to an album or a list but not read one (spec §4.2: no FeedURI), and its
-// lists listing does not say what a list holds. So an album shows the photos Blogdesk sent to it, a list the items
-// Blogdesk added, and a list's type is the one the person chose when first adding to it.
+// The Atom interface lets a client post to an album or a list but not read one (spec §4.2: no FeedURI). Blogdesk's
+// service offers each a `service.feed` (collections-contents.ts), read where the listing announces it; elsewhere an
+// album shows the photos Blogdesk sent to it and a list the items Blogdesk added. A list's type is what its feed's
+// items tell, else the one the person chose when first adding to it.
 import { basename } from 'node:path'
 import type {
   AlbumPhoto,
+  CollectionContents,
   CollectionListing,
   CollectionRef,
   CollectionsRequest,
   CollectionSummary,
-  ListEntry,
+  ListContents,
+  QueuedPhoto,
 } from '../../../src-shared/contract'
 import { CoreError } from '../errors'
 import { collectionRoot, type Collection } from '../atom'
+import type { AtomEntry } from '../../../src-protocol'
 import { readPhotoPreview } from '../media'
 import type { Cached } from '../store'
+import { listEntriesOf, photoOfEntry, readWholeFeed } from './collections-contents'
 import { accountsForSync, type Operation } from '../sync'
 import { listItemToSend } from './collections-list-items'
 import { photoPreviewOf } from './collections-photos'
@@ -25,9 +30,9 @@ import type { HandlersOf, Services } from './services'
 
 type CollectionKind = 'gallery' | 'lists'
 
-const WORDS: Record<CollectionKind, { plural: string; none: string }> = {
-  gallery: { plural: 'photo albums', none: 'has no photo albums' },
-  lists: { plural: 'lists', none: 'has no typed lists' },
+const WORDS: Record<CollectionKind, { plural: string; none: string; contents: string }> = {
+  gallery: { plural: 'photo albums', none: 'has no photo albums', contents: 'the album’s photos' },
+  lists: { plural: 'lists', none: 'has no typed lists', contents: 'the list’s items' },
 }
 
 export function collectionsHandlers(services: Services): HandlersOf<'albums' | 'photos' | 'lists'> {
@@ -37,6 +42,7 @@ export function collectionsHandlers(services: Services): HandlersOf<'albums' | '
   services.onClose(
     sync.on('changed', ({ operation }) => {
       if (operation?.state === 'done') keepWhatWasSent(operation)
+      if (operation?.kind === 'photo' && operation.state === 'done') caches.forgetPhotoPreview(operation.accountId, operation.payload.hash)
     }),
   )
 
@@ -72,6 +78,8 @@ export function collectionsHandlers(services: Services): HandlersOf<'albums' | '
     const summaries = collections.map(
       (collection): CollectionSummary => ({
         ...collection,
+        // Listings cached before feeds were read have none.
+        feedUri: collection.feedUri ?? null,
         listType: kind === 'lists' ? caches.listType(accountId, collection.postUri) : null,
       }),
     )
@@ -123,12 +131,60 @@ export function collectionsHandlers(services: Services): HandlersOf<'albums' | '
     )
   }
 
+  /**
+   * What the collection's feed lists, read now, or as last read when it cannot be (with why in `problem`); null when
+   * the server offers no feed of it.
+   */
+  async function readFeed<T>(
+    request: CollectionRef,
+    kind: CollectionKind,
+    feed: { cached(feedUri: string): Cached<T> | null; replace(feedUri: string, value: T): void; of(entries: AtomEntry[]): T; empty: T },
+  ): Promise<{ value: T; fetchedAt: string | null; problem: string | null } | null> {
+    const { feedUri } = await requireCollection(request, kind)
+    if (!feedUri) return null
+    const cached = feed.cached(feedUri)
+    const fromCache = (problem: string) => ({ value: cached?.value ?? feed.empty, fetchedAt: cached?.fetchedAt ?? null, problem })
+    const { contents } = WORDS[kind]
+    if (!platform.connectivity.isOnline()) {
+      return fromCache(
+        cached
+          ? `This computer is offline: these are ${contents} as last read from the server.`
+          : `This computer is offline, and ${contents} have not been read here before. They will show once it is back online.`,
+      )
+    }
+    try {
+      feed.replace(feedUri, feed.of(await readWholeFeed(clients.atomClient(request.accountId), feedUri)))
+    } catch (error) {
+      if (!(error instanceof CoreError) || error.code === 'bug') throw error
+      return fromCache(cached ? `${error.message} These are ${contents} as last read from the server.` : error.message)
+    }
+    const fresh = feed.cached(feedUri)!
+    return { value: fresh.value, fetchedAt: fresh.fetchedAt, problem: null }
+  }
+
   return {
     'albums:list': (request) => listCollections(request, 'gallery'),
 
-    async 'albums:photos'(request): Promise<AlbumPhoto[]> {
-      await requireCollection(request, 'gallery')
-      return caches.sentPhotos(request.accountId, request.collectionUri)
+    async 'albums:photos'(request): Promise<CollectionContents<AlbumPhoto>> {
+      const { accountId } = request
+      const read = await readFeed(request, 'gallery', {
+        cached: (feedUri) => caches.albumFeed(accountId, feedUri),
+        replace: (feedUri, photos) => caches.replaceAlbumFeed(accountId, feedUri, photos),
+        of: (entries) => entries.map(photoOfEntry),
+        empty: [],
+      })
+      if (read === null) return { source: 'sent', entries: caches.sentPhotos(accountId, request.collectionUri), fetchedAt: null, problem: null }
+      return { source: 'feed', entries: read.value, fetchedAt: read.fetchedAt, problem: read.problem }
+    },
+
+    // Only this computer's own outbox is read: nothing to ask the server, so it answers offline too.
+    async 'photos:queued'(request): Promise<QueuedPhoto[]> {
+      return sync.operations().flatMap((operation) => {
+        if (operation.kind !== 'photo' || operation.state === 'done') return []
+        if (operation.accountId !== request.accountId || operation.queueKey !== request.collectionUri) return []
+        const preview = caches.photoPreview(operation.accountId, operation.payload.hash)
+        return preview ? [{ operationId: operation.id, preview }] : []
+      })
     },
 
     'photos:preview': ({ path }) => photoPreviewOf(services.images, path),
@@ -142,6 +198,9 @@ export function collectionsHandlers(services: Services): HandlersOf<'albums' | '
           `“${basename(request.path)}” records where it was taken, and Blogdesk can take that out only of JPEG photos. Send it with its location, or export it as a JPEG first.`,
         )
       }
+      // Read again from the copy, not taken from the renderer: shown after a restart until the photo is sent.
+      const preview = await photoPreviewOf(services.images, copy.path)
+      caches.rememberPhotoPreview(request.accountId, copy.hash, { ...preview, path: request.path, name: basename(request.path) })
       const operation = sync.enqueuePhoto({
         accountId: request.accountId,
         albumUri: request.collectionUri,
@@ -157,9 +216,18 @@ export function collectionsHandlers(services: Services): HandlersOf<'albums' | '
 
     'lists:list': (request) => listCollections(request, 'lists'),
 
-    async 'lists:items'(request): Promise<ListEntry[]> {
-      await requireCollection(request, 'lists')
-      return caches.sentListEntries(request.accountId, request.collectionUri)
+    async 'lists:items'(request): Promise<ListContents> {
+      const { accountId, collectionUri } = request
+      const read = await readFeed(request, 'lists', {
+        cached: (feedUri) => caches.listFeed(accountId, feedUri),
+        replace: (feedUri, feed) => caches.replaceListFeed(accountId, feedUri, feed),
+        of: listEntriesOf,
+        empty: { entries: [], listType: null },
+      })
+      if (read === null) return { source: 'sent', entries: caches.sentListEntries(accountId, collectionUri), fetchedAt: null, problem: null, listType: null }
+      // What the items tell is the list's type, unless the person already said (the lists listing does not say).
+      if (read.value.listType && caches.listType(accountId, collectionUri) === null) caches.rememberListType(accountId, collectionUri, read.value.listType)
+      return { source: 'feed', entries: read.value.entries, fetchedAt: read.fetchedAt, problem: read.problem, listType: read.value.listType }
     },
 
     async 'lists:add'(request) {

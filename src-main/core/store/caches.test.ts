@@ -116,8 +116,8 @@ describe('Caches', () => {
   })
 
   it('keeps an account’s albums and lists apart', () => {
-    const album = { title: 'Lisbon, July', postUri: `${ORIGIN}/t/atom/gallery/album_id=1`, homeUrl: `${ORIGIN}/melody/photos/1` }
-    const list = { title: 'Books read', postUri: `${ORIGIN}/t/atom/lists/list_id=4`, homeUrl: null }
+    const album = { title: 'Lisbon, July', postUri: `${ORIGIN}/t/atom/gallery/album_id=1`, homeUrl: `${ORIGIN}/melody/photos/1`, feedUri: null }
+    const list = { title: 'Books read', postUri: `${ORIGIN}/t/atom/lists/list_id=4`, homeUrl: null, feedUri: null }
     caches.replaceAlbums('melody', [album])
     caches.replaceLists('melody', [list])
     expect(caches.albums('melody')?.value).toEqual([album])

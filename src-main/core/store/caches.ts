@@ -1,6 +1,6 @@
 // What the servers last said, kept so Blogdesk shows it at once and offline: an account's weblogs, albums and lists,
 // each weblog's categories, and the pages of feeds as last read. Every entry is replaced whole when fresh data arrives.
-import type { AlbumPhoto, ListEntry, ListType, Weblog } from '../../../src-shared/contract'
+import type { AlbumPhoto, ListEntry, ListType, PhotoPreview, Weblog } from '../../../src-shared/contract'
 import type { Collection, FeedPage, RemotePost } from '../atom'
 import type { LocalStore } from './database'
 
@@ -19,6 +19,15 @@ interface Kinds {
   'sent-photos': Sent<AlbumPhoto>[]
   'sent-list-entries': Sent<ListEntry>[]
   'list-type': ListType
+  'album-feed': AlbumPhoto[]
+  'list-feed': ListFeed
+  'photo-preview': PhotoPreview
+}
+
+/** A list's items as its feed listed them, and the type their elements told. */
+export interface ListFeed {
+  entries: ListEntry[]
+  listType: ListType | null
 }
 
 /** Something Blogdesk sent to an album or a list, as the server answered, by the outbox operation that sent it. */
@@ -127,6 +136,39 @@ export class Caches {
 
   rememberListType(accountId: string, listUri: string, type: ListType): void {
     this.#write(accountId, 'list-type', listUri, type)
+  }
+
+  /** An album's photos as its feed (its `service.feed`) last listed them, newest first. */
+  albumFeed(accountId: string, feedUri: string): Cached<AlbumPhoto[]> | null {
+    return this.#read(accountId, 'album-feed', feedUri)
+  }
+
+  replaceAlbumFeed(accountId: string, feedUri: string, photos: AlbumPhoto[]): void {
+    this.#write(accountId, 'album-feed', feedUri, photos)
+  }
+
+  listFeed(accountId: string, feedUri: string): Cached<ListFeed> | null {
+    return this.#read(accountId, 'list-feed', feedUri)
+  }
+
+  replaceListFeed(accountId: string, feedUri: string, feed: ListFeed): void {
+    this.#write(accountId, 'list-feed', feedUri, feed)
+  }
+
+  /**
+   * What a queued photo showed when it was dropped (thumbnail, date, camera, place), by its media copy's hash: the
+   * album shows it again after a restart, until the photo is sent.
+   */
+  photoPreview(accountId: string, hash: string): PhotoPreview | null {
+    return this.#read(accountId, 'photo-preview', hash)?.value ?? null
+  }
+
+  rememberPhotoPreview(accountId: string, hash: string, preview: PhotoPreview): void {
+    this.#write(accountId, 'photo-preview', hash, preview)
+  }
+
+  forgetPhotoPreview(accountId: string, hash: string): void {
+    this.#store.run("DELETE FROM caches WHERE account_id = :accountId AND kind = 'photo-preview' AND key = :hash", { accountId, hash })
   }
 
   #addSent<K extends 'sent-photos' | 'sent-list-entries'>(accountId: string, kind: K, key: string, sent: Kinds[K][number]): void {

@@ -1,18 +1,19 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react'
-import type { AlbumPhoto } from '../../../../src-shared/contract'
 import { openInBrowser } from '../../lib/links'
 import { Alert, Button, ErrorNotice, Icon, Pane, Spinner, TextField, classNames } from '../../ui'
 import { albumKey, useAlbumStore, type UploadRow } from './albumStore'
 import { formatBytes, formatPosition, formatShare, formatTaken } from './format'
 import { followOutbox, useOutboxTracking } from './outboxTracking'
+import { CollectionContentsHeading } from './CollectionContentsHeading'
 import { CollectionMissing } from './CollectionMissing'
+import { PhotoGrid } from './PhotoGrid'
 import { RefusedOperation } from './RefusedOperation'
 import { useCollection, useCollectionsStore } from './store'
 import './album.css'
 
 const NO_ROWS: UploadRow[] = []
 
-/** An album: a drop zone for new photos, their uploads as they go, and the photos sent from here before. */
+/** An album: a drop zone for new photos, their uploads as they go, and the photos it holds. */
 export function AlbumPane({ accountId, collectionUri }: { accountId: string; collectionUri: string }) {
   const album = useCollection(accountId, 'albums', collectionUri)
   const loadListing = useCollectionsStore((state) => state.load)
@@ -43,7 +44,7 @@ export function AlbumPane({ accountId, collectionUri }: { accountId: string; col
       </header>
       <DropZone accountId={accountId} albumUri={collectionUri} />
       <Uploads accountId={accountId} albumUri={collectionUri} />
-      <SentPhotos accountId={accountId} albumUri={collectionUri} />
+      <AlbumPhotos accountId={accountId} albumUri={collectionUri} />
     </Pane>
   )
 }
@@ -303,55 +304,22 @@ function UploadStatus({ operationId, name, onDiscarded }: { operationId: number;
   }
 }
 
-function SentPhotos({ accountId, albumUri }: { accountId: string; albumUri: string }) {
+function AlbumPhotos({ accountId, albumUri }: { accountId: string; albumUri: string }) {
   const photos = useAlbumStore((state) => state.photos[albumKey(accountId, albumUri)])
   const loadPhotos = useAlbumStore((state) => state.loadPhotos)
   const headingId = useId()
+  const contents = photos?.status === 'loaded' ? photos.value : null
   return (
-    <section className="sent-photos" aria-labelledby={headingId}>
-      <h2 className="sent-photos__heading" id={headingId}>
-        Sent from Blogdesk
-      </h2>
+    <section className="album-photos" aria-labelledby={headingId}>
+      <CollectionContentsHeading kind="albums" contents={contents} headingId={headingId} />
       {(!photos || photos.status === 'loading') && <Spinner label="Loading the album’s photos…" />}
       {photos?.status === 'failed' && <ErrorNotice error={photos.error} onRetry={() => void loadPhotos(accountId, albumUri)} />}
-      {photos?.status === 'loaded' &&
-        (photos.value.length === 0 ? (
-          <p className="sent-photos__empty">
-            No photos sent from here yet. The album’s other photos are on its web page: the server does not let apps list them.
-          </p>
+      {contents &&
+        (contents.entries.length === 0 ? (
+          <p className="album-photos__empty">{contents.source === 'sent' ? 'No photos sent from here yet.' : 'No photos in this album yet.'}</p>
         ) : (
-          <ul className="sent-photos__grid">
-            {photos.value.map((photo, index) => (
-              <SentPhoto key={`${photo.url ?? photo.title}-${index}`} photo={photo} />
-            ))}
-          </ul>
+          <PhotoGrid photos={contents.entries} label="The album’s photos" showThumbnails={contents.problem === null} />
         ))}
     </section>
-  )
-}
-
-function SentPhoto({ photo }: { photo: AlbumPhoto }) {
-  return (
-    <li className="sent-photo">
-      <figure className="sent-photo__figure">
-        {photo.thumbnailUrl ? (
-          <img className="sent-photo__image" src={photo.thumbnailUrl} alt={photo.title} loading="lazy" />
-        ) : (
-          <span className="sent-photo__image sent-photo__image--none" aria-hidden="true">
-            <Icon name="album" />
-          </span>
-        )}
-        <figcaption className="sent-photo__caption">
-          <strong className="sent-photo__title">{photo.title}</strong>
-          {photo.caption && <span>{photo.caption}</span>}
-          {photo.takenAt && <span className="sent-photo__taken">Taken {formatTaken(photo.takenAt)}</span>}
-        </figcaption>
-      </figure>
-      {photo.url && (
-        <Button variant="quiet" className="sent-photo__open" aria-label={`Open ${photo.title} on the web`} onClick={() => void openInBrowser(photo.url!)}>
-          <Icon name="external" /> Open
-        </Button>
-      )}
-    </li>
   )
 }

@@ -3,6 +3,7 @@ import type { CollectionListing } from '../../../../src-shared/contract'
 import { ErrorNotice, NavItem, Spinner } from '../../ui'
 import { useNavigation } from '../navigation'
 import { LIST_TYPE_NAMES } from './listTypes'
+import { followOutbox } from './outboxTracking'
 import { useCollectionsStore, type CollectionKind } from './store'
 import './collections-nav.css'
 
@@ -30,6 +31,18 @@ function CollectionsSection({ accountId, kind, heading, empty, loading }: { acco
   useEffect(() => {
     void load(accountId, kind)
   }, [accountId, kind, load])
+
+  // Something of this account just reached its server: a listing that could not be read before can be now.
+  useEffect(
+    () =>
+      followOutbox((item) => {
+        const current = useCollectionsStore.getState().listings[accountId]?.[kind]
+        if (item.accountId === accountId && current?.status === 'loaded' && current.value.problem !== null) {
+          void load(accountId, kind, { refresh: true })
+        }
+      }),
+    [accountId, kind, load],
+  )
 
   return (
     <section className="collections-nav__section" aria-labelledby={headingId}>

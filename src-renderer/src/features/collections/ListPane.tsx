@@ -8,6 +8,7 @@ import { listKey, useListStore, type AddedItem } from './listStore'
 import { formatDay } from './format'
 import { followOutbox, useOutboxTracking } from './outboxTracking'
 import { StarRating, Stars } from './StarRating'
+import { CollectionContentsHeading } from './CollectionContentsHeading'
 import { CollectionMissing } from './CollectionMissing'
 import { RefusedOperation } from './RefusedOperation'
 import { useCollection, useCollectionsStore, useListType } from './store'
@@ -16,7 +17,7 @@ import './list.css'
 
 const NO_ADDED: AddedItem[] = []
 
-/** A typed list: a form with the fields of its type, the items on their way, and those added from here. */
+/** A typed list: a form with the fields of its type, the items on their way, and those it holds. */
 export function ListPane({ accountId, collectionUri }: { accountId: string; collectionUri: string }) {
   // Another list starts afresh: its own form and type choice.
   return <ListView key={listKey(accountId, collectionUri)} accountId={accountId} collectionUri={collectionUri} />
@@ -26,6 +27,9 @@ function ListView({ accountId, collectionUri }: { accountId: string; collectionU
   const list = useCollection(accountId, 'lists', collectionUri)
   const loadListing = useCollectionsStore((state) => state.load)
   const listType = useListType(accountId, collectionUri)
+  // Until its items are read, the list's feed may yet tell its type: ask the person only once they are.
+  const itemsStatus = useListStore((state) => state.items[listKey(accountId, collectionUri)]?.status)
+  const itemsRead = itemsStatus === 'loaded' || itemsStatus === 'failed'
   const [choosingType, setChoosingType] = useState(false)
   const loadItems = useListStore((state) => state.loadItems)
   const restoreQueued = useListStore((state) => state.restoreQueued)
@@ -61,7 +65,7 @@ function ListView({ accountId, collectionUri }: { accountId: string; collectionU
           )}
         </div>
       </header>
-      {listType === null || choosingType ? (
+      {listType === null && !itemsRead ? null : listType === null || choosingType ? (
         <TypeChooser
           accountId={accountId}
           listUri={collectionUri}
@@ -73,7 +77,7 @@ function ListView({ accountId, collectionUri }: { accountId: string; collectionU
         <AddForm key={listType} accountId={accountId} listUri={collectionUri} listTitle={list.title} listType={listType} />
       )}
       <PendingItems accountId={accountId} listUri={collectionUri} />
-      <AddedItems accountId={accountId} listUri={collectionUri} listType={listType} />
+      <ListItems accountId={accountId} listUri={collectionUri} listType={listType} />
     </Pane>
   )
 }
@@ -269,27 +273,24 @@ function PendingState({ item, onRetry, onDiscard }: { item: OutboxItem; onRetry(
   )
 }
 
-function AddedItems({ accountId, listUri, listType }: { accountId: string; listUri: string; listType: ListType | null }) {
+function ListItems({ accountId, listUri, listType }: { accountId: string; listUri: string; listType: ListType | null }) {
   const key = listKey(accountId, listUri)
   const entries = useListStore((state) => state.items[key])
   const justAdded = useListStore((state) => state.justAdded[key])
   const loadItems = useListStore((state) => state.loadItems)
   const headingId = useId()
+  const contents = entries?.status === 'loaded' ? entries.value : null
   return (
     <section className="list-items" aria-labelledby={headingId}>
-      <h2 className="list-items__heading" id={headingId}>
-        Added from Blogdesk
-      </h2>
+      <CollectionContentsHeading kind="lists" contents={contents} headingId={headingId} />
       {(!entries || entries.status === 'loading') && <Spinner label="Loading the list’s items…" />}
       {entries?.status === 'failed' && <ErrorNotice error={entries.error} onRetry={() => void loadItems(accountId, listUri)} />}
-      {entries?.status === 'loaded' &&
-        (entries.value.length === 0 ? (
-          <p className="list-items__empty">
-            Nothing added from here yet. The list’s other items are on its web page: the server does not let apps list them.
-          </p>
+      {contents &&
+        (contents.entries.length === 0 ? (
+          <p className="list-items__empty">{contents.source === 'sent' ? 'Nothing added from here yet.' : 'Nothing in this list yet.'}</p>
         ) : (
           <ol className="list-items__list">
-            {entries.value.map((entry, index) => (
+            {contents.entries.map((entry, index) => (
               <Entry
                 key={`${entry.issued ?? ''}-${index}`}
                 entry={entry}

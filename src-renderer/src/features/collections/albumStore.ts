@@ -1,8 +1,9 @@
 // An album's drop zone: the photos dropped or picked, each read on this computer first (thumbnail, date, camera,
 // place) and refused in words when it cannot be sent; then queued through the outbox, which sends them when the
-// server can be reached and keeps them across restarts. Also the photos Blogdesk sent to the album before.
+// server can be reached and keeps them, with what they showed, across restarts. Also what the album holds: its
+// photos where the server lists them, else those Blogdesk sent to it.
 import { create } from 'zustand'
-import type { AlbumPhoto, PhotoPreview } from '../../../../src-shared/contract'
+import type { AlbumPhoto, CollectionContents, PhotoPreview } from '../../../../src-shared/contract'
 import { api, ApiError, toApiError } from '../../lib/api'
 import { useOutboxTracking } from './outboxTracking'
 import type { Loadable } from './store'
@@ -37,7 +38,7 @@ export type PhotoChanges = Partial<Pick<UploadRow, 'title' | 'caption' | 'stripG
 interface AlbumState {
   /** By album key (albumKey). */
   uploads: Partial<Record<string, UploadRow[]>>
-  photos: Partial<Record<string, Loadable<AlbumPhoto[]>>>
+  photos: Partial<Record<string, Loadable<CollectionContents<AlbumPhoto>>>>
   /** Files dropped on the album or picked for it. */
   addFiles(accountId: string, albumUri: string, files: readonly File[]): Promise<void>
   edit(albumKey: string, rowKey: string, changes: PhotoChanges): void
@@ -149,7 +150,11 @@ export const useAlbumStore = create<AlbumState>()((set, get) => {
 
     async restoreQueued(accountId, albumUri) {
       const key = albumKey(accountId, albumUri)
-      const open = await useOutboxTracking.getState().openFor(albumUri, 'photo')
+      const [open, queued] = await Promise.all([
+        useOutboxTracking.getState().openFor(albumUri, 'photo'),
+        api.photos.queued({ accountId, collectionUri: albumUri }),
+      ])
+      const previews = new Map(queued.map(({ operationId, preview }) => [operationId, preview]))
       const shown = new Set(rowsOf(key).map((row) => row.operationId))
       const restored = open
         .filter((item) => item.accountId === accountId && !shown.has(item.id))
@@ -159,7 +164,7 @@ export const useAlbumStore = create<AlbumState>()((set, get) => {
             name: item.title,
             path: '',
             phase: 'queued',
-            preview: null,
+            preview: previews.get(item.id) ?? null,
             error: null,
             title: item.title,
             caption: '',

@@ -1,10 +1,10 @@
-// A typed list's pane: the items Blogdesk added to it (with what the server looked up), and new ones on their way
-// through the outbox, so an item added offline shows as queued and appears filled in once the server took it.
+// A typed list's pane: its items where the server lists them, else those Blogdesk added to it (with what the server
+// looked up), and new ones on their way through the outbox, so an item added offline shows as queued and appears filled in once the server took it.
 import { create } from 'zustand'
-import type { ListEntry, NewListEntry, OutboxItem } from '../../../../src-shared/contract'
+import type { ListContents, NewListEntry, OutboxItem } from '../../../../src-shared/contract'
 import { api, toApiError } from '../../lib/api'
 import { useOutboxTracking } from './outboxTracking'
-import type { Loadable } from './store'
+import { useCollectionsStore, type Loadable } from './store'
 
 /** An item added from this window (or still open in the outbox from before), by its operation. */
 export interface AddedItem {
@@ -15,7 +15,7 @@ export interface AddedItem {
 
 interface ListState {
   /** By list key (listKey). */
-  items: Partial<Record<string, Loadable<ListEntry[]>>>
+  items: Partial<Record<string, Loadable<ListContents>>>
   added: Partial<Record<string, AddedItem[]>>
   /** The item the server took most recently, shown first in the list with what it filled in. */
   justAdded: Partial<Record<string, AddedItem>>
@@ -43,6 +43,7 @@ export const useListStore = create<ListState>()((set, get) => ({
     try {
       const items = await api.lists.items({ accountId, collectionUri: listUri })
       set((state) => ({ items: { ...state.items, [key]: { status: 'loaded', value: items } } }))
+      if (items.listType) useCollectionsStore.getState().learnListType(accountId, listUri, items.listType)
     } catch (error) {
       set((state) => ({ items: { ...state.items, [key]: { status: 'failed', error: toApiError(error) } } }))
     }

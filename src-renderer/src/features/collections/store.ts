@@ -19,6 +19,8 @@ interface CollectionsState {
   /** Types the person chose this session, by `${accountId}\n${listUri}`: core learns a list's with its next item. */
   chosenListTypes: Partial<Record<string, ListType>>
   chooseListType(accountId: string, listUri: string, listType: ListType): void
+  /** The list's feed told what it holds: the listing says so where nobody had. */
+  learnListType(accountId: string, listUri: string, listType: ListType): void
 }
 
 /** Listings read from the server in this session; later visits show the cache without asking again. */
@@ -59,6 +61,13 @@ export const useCollectionsStore = create<CollectionsState>()((set, get) => {
 
     chooseListType(accountId, listUri, listType) {
       set((state) => ({ chosenListTypes: { ...state.chosenListTypes, [`${accountId}\n${listUri}`]: listType } }))
+    },
+
+    learnListType(accountId, listUri, listType) {
+      const listing = get().listings[accountId]?.lists
+      if (listing?.status !== 'loaded') return
+      const collections = listing.value.collections.map((list) => (list.postUri === listUri && list.listType === null ? { ...list, listType } : list))
+      put(accountId, 'lists', { status: 'loaded', value: { ...listing.value, collections } })
     },
   }
 })
