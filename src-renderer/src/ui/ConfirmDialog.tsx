@@ -42,9 +42,13 @@ export function ConfirmDialog({
   useEffect(() => {
     const element = dialog.current
     if (!element) return
-    if (open && !element.open) element.showModal()
+    if (open && !element.open) {
+      element.showModal()
+      // showModal focuses the first button (Cancel) itself; React's autoFocus is not an attribute it sees.
+      if (confirmFirst) element.querySelector<HTMLElement>('.confirm-dialog__confirm')?.focus()
+    }
     if (!open && element.open) element.close()
-  }, [open])
+  }, [open, confirmFirst])
 
   return (
     <dialog
@@ -67,13 +71,12 @@ export function ConfirmDialog({
             {children}
           </div>
           <div className="confirm-dialog__actions">
-            <Button autoFocus={!confirmFirst} disabled={busy} onClick={onCancel}>
+            <Button disabled={busy} onClick={onCancel}>
               {cancelLabel}
             </Button>
             <Button
               variant="primary"
-              className={destructive ? 'confirm-dialog__confirm--destructive' : undefined}
-              autoFocus={confirmFirst}
+              className={destructive ? 'confirm-dialog__confirm confirm-dialog__confirm--destructive' : 'confirm-dialog__confirm'}
               disabled={busy}
               onClick={onConfirm}
             >

@@ -60,7 +60,7 @@ export function ShortcutsSheet({ open, onClose }: ShortcutsSheetProps) {
             <h2 className="shortcuts-sheet__title" id={titleId}>
               Keyboard shortcuts
             </h2>
-            <Button variant="quiet" autoFocus onClick={onClose}>
+            <Button variant="quiet" onClick={onClose}>
               Close
             </Button>
           </header>
