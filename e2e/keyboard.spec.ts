@@ -82,7 +82,7 @@ test('the skip link comes first, F6 cycles the panes and remembers where the foc
   await page.keyboard.press('F6')
   expect(await focusedPane(page)).toBe('list')
   await page.keyboard.press('Enter')
-  await expect(editor.title, 'New post opened a draft with its title focused').toBeFocused()
+  await expect(editor.title, 'New post opened a draft with its title focused').toBeFocused({ timeout: 20_000 })
   await page.keyboard.type('Walking the Alfama')
   await page.keyboard.press('Shift+F6')
   expect(await focusedPane(page)).toBe('list')
