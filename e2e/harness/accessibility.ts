@@ -1,5 +1,5 @@
-// axe-core over what the page shows now: every main screen is checked in light and dark, and a serious or critical
-// violation fails the test with axe's own account of what is wrong and where.
+// axe-core over what the page shows now, with WCAG 2.2 AA's rules (and axe's best practices): every main screen is
+// checked in light and dark, and a serious or critical violation fails the test with axe's own account of what is wrong and where.
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, type TestInfo } from '@playwright/test'
 
@@ -12,7 +12,7 @@ export async function expectAccessible(page: Page, testInfo: TestInfo, screen: s
     await page.evaluate(() =>
       Promise.all(document.getAnimations().filter((animation) => animation instanceof CSSTransition).map((transition) => transition.finished)),
     )
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze()
     await testInfo.attach(`axe ${screen} (${colorScheme}).json`, {
       body: JSON.stringify(results.violations, null, 2),
       contentType: 'application/json',

@@ -36,6 +36,7 @@ describe('the application menu', () => {
     ['Publish', 'CmdOrCtrl+Enter', 'publish'],
     ['Insert Link…', 'CmdOrCtrl+K', 'insert-link'],
     ['Find…', 'CmdOrCtrl+F', 'find'],
+    ['Keyboard Shortcuts', 'CmdOrCtrl+/', 'shortcuts'],
   ])('%s (%s) sends the %s command', (label, accelerator, command) => {
     const { menu, onCommand } = template()
     const item = named(menu, label)
@@ -48,7 +49,7 @@ describe('the application menu', () => {
     const { menu } = template()
     const accelerators = items(menu).flatMap((item) => (item.accelerator ? [item.accelerator] : []))
     expect(new Set(accelerators).size).toBe(accelerators.length)
-    expect(commandItems.map((item) => item.command).sort()).toEqual(['find', 'insert-link', 'new-post', 'publish', 'save'])
+    expect(commandItems.map((item) => item.command).sort()).toEqual(['find', 'insert-link', 'new-post', 'publish', 'save', 'shortcuts'])
   })
 
   it('has the standard menus, with the application menu first on macOS', () => {
@@ -69,6 +70,12 @@ describe('the application menu', () => {
     expect(roles(true)).not.toContain('toggleDevTools')
     expect(roles(true)).not.toContain('reload')
     expect(roles(false)).toEqual(expect.arrayContaining(['toggleDevTools', 'reload']))
+  })
+
+  it('leaves Ctrl+Enter to the window, which publishes only from the post: shown in the menu, never taken by it', () => {
+    const { menu } = template()
+    expect(named(menu, 'Publish').registerAccelerator).toBe(false)
+    expect(items(menu).filter((item) => item.registerAccelerator === false).map((item) => item.label)).toEqual(['Publish'])
   })
 
   it('shows the data folder from Help', () => {

@@ -1,7 +1,7 @@
 // The application menu: the editor's commands with their usual shortcuts, and the standard Edit, View, Window and
 // Help menus. A command goes to the window the person is working in as the contract's 'app:command' event.
 import { Menu, shell, type MenuItemConstructorOptions } from 'electron'
-import type { AppCommand } from '../../src-shared/contract'
+import { acceleratorOf, shortcuts, type AppCommand } from '../../src-shared/contract'
 
 export interface AppMenuOptions {
   /** Sends a command to the window the person is working in. */
@@ -13,13 +13,18 @@ export interface AppMenuOptions {
   isPackaged: boolean
 }
 
-/** The editor's commands, with the shortcuts writers know from other editors. */
-export const commandItems: readonly { command: AppCommand; label: string; accelerator: string }[] = [
-  { command: 'new-post', label: 'New Post', accelerator: 'CmdOrCtrl+N' },
-  { command: 'save', label: 'Save', accelerator: 'CmdOrCtrl+S' },
-  { command: 'publish', label: 'Publish', accelerator: 'CmdOrCtrl+Enter' },
-  { command: 'insert-link', label: 'Insert Link…', accelerator: 'CmdOrCtrl+K' },
-  { command: 'find', label: 'Find…', accelerator: 'CmdOrCtrl+F' },
+/**
+ * The window's commands, with the shortcuts writers know from other editors, taken from the contract's one table of
+ * shortcuts. Publish's is shown but left to the window: Ctrl+Enter publishes only from the post's title or text, which
+ * only the page knows has the focus.
+ */
+export const commandItems: readonly { command: AppCommand; label: string; accelerator: string; registerAccelerator?: false }[] = [
+  { command: 'new-post', label: 'New Post', accelerator: acceleratorOf(shortcuts.newPost.keys) },
+  { command: 'save', label: 'Save', accelerator: acceleratorOf(shortcuts.save.keys) },
+  { command: 'publish', label: 'Publish', accelerator: acceleratorOf(shortcuts.publish.keys), registerAccelerator: false },
+  { command: 'insert-link', label: 'Insert Link…', accelerator: acceleratorOf(shortcuts.insertLink.keys) },
+  { command: 'find', label: 'Find…', accelerator: acceleratorOf(shortcuts.find.keys) },
+  { command: 'shortcuts', label: 'Keyboard Shortcuts', accelerator: acceleratorOf(shortcuts.showShortcuts.keys) },
 ]
 
 export function installAppMenu(options: AppMenuOptions): void {
@@ -28,8 +33,8 @@ export function installAppMenu(options: AppMenuOptions): void {
 
 export function appMenuTemplate({ onCommand, dataDir, isMac, isPackaged }: AppMenuOptions): MenuItemConstructorOptions[] {
   const item = (command: AppCommand): MenuItemConstructorOptions => {
-    const { label, accelerator } = commandItems.find((candidate) => candidate.command === command)!
-    return { label, accelerator, click: () => onCommand(command) }
+    const { label, accelerator, registerAccelerator } = commandItems.find((candidate) => candidate.command === command)!
+    return { label, accelerator, ...(registerAccelerator === false && { registerAccelerator }), click: () => onCommand(command) }
   }
   const separator = { type: 'separator' } as const
   const developing: MenuItemConstructorOptions[] = isPackaged ? [] : [{ role: 'reload' }, { role: 'toggleDevTools' }, separator]
@@ -64,6 +69,8 @@ export function appMenuTemplate({ onCommand, dataDir, isMac, isPackaged }: AppMe
     {
       role: 'help',
       submenu: [
+        item('shortcuts'),
+        separator,
         {
           label: 'Show Data Folder',
           click: () => {

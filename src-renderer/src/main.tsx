@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
+import { KeyboardLayer } from './features/keyboard'
 import { startWindow } from './startWindow'
 
 const container = document.getElementById('root')
@@ -9,6 +10,7 @@ if (!container) throw new Error('index.html has no #root element to mount Blogde
 startWindow()
 createRoot(container).render(
   <StrictMode>
+    <KeyboardLayer />
     <App />
   </StrictMode>,
 )

@@ -24,3 +24,4 @@ export {
   type ShellHandlers,
   type Transport,
 } from './bridge'
+export { acceleratorOf, shortcuts, type Shortcut, type ShortcutGroup, type ShortcutName } from './shortcuts'

@@ -115,7 +115,7 @@ export interface AccountConnection {
 }
 
 /** What the application menu asks of the window that has the focus. */
-export type AppCommand = 'new-post' | 'save' | 'publish' | 'insert-link' | 'find'
+export type AppCommand = 'new-post' | 'save' | 'publish' | 'insert-link' | 'find' | 'shortcuts'
 
 export type OutboxItemKind = 'post.create' | 'post.update' | 'post.delete' | 'upload' | 'photo' | 'list-item'
 export type OutboxItemState = 'queued' | 'sending' | 'done' | 'needs-attention' | 'conflict'

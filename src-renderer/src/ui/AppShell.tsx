@@ -19,14 +19,18 @@ export function AppShell({ sidebar, list, listLabel, banner, statusBar, children
   const hasList = list !== undefined && list !== null
   return (
     <div className={classNames('app-shell', hasList && 'app-shell--with-list')}>
-      <aside className="app-shell__sidebar">{sidebar}</aside>
+      <aside className="app-shell__sidebar" data-pane="sidebar">
+        {sidebar}
+      </aside>
       {banner && <div className="app-shell__banner">{banner}</div>}
       {hasList && (
-        <section className="app-shell__list" aria-label={listLabel}>
+        <section className="app-shell__list" aria-label={listLabel} data-pane="list">
           {list}
         </section>
       )}
-      <main className="app-shell__main">{children}</main>
+      <main className="app-shell__main" id="main-pane" data-pane="main">
+        {children}
+      </main>
       <div className="app-shell__status">{statusBar}</div>
     </div>
   )

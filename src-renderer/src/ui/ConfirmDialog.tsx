@@ -13,13 +13,15 @@ export interface ConfirmDialogProps {
   destructive?: boolean
   /** While the confirmed action runs: both buttons wait. */
   busy?: boolean
+  /** The confirming button has the focus first (Enter confirms): for a question that destroys nothing. */
+  confirmFirst?: boolean
   onConfirm(): void
   onCancel(): void
 }
 
 /**
- * A modal question (the native <dialog>: focus stays inside, Escape cancels). Cancel has the focus first, so a stray
- * Enter never destroys anything.
+ * A modal question (the native <dialog>: focus stays inside, Escape cancels). Cancel has the focus first unless the
+ * question destroys nothing (`confirmFirst`), so a stray Enter never destroys anything.
  */
 export function ConfirmDialog({
   open,
@@ -29,6 +31,7 @@ export function ConfirmDialog({
   cancelLabel = 'Cancel',
   destructive = false,
   busy = false,
+  confirmFirst = false,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
@@ -39,9 +42,13 @@ export function ConfirmDialog({
   useEffect(() => {
     const element = dialog.current
     if (!element) return
-    if (open && !element.open) element.showModal()
+    if (open && !element.open) {
+      element.showModal()
+      // showModal focuses the first button (Cancel) itself; React's autoFocus is not an attribute it sees.
+      if (confirmFirst) element.querySelector<HTMLElement>('.confirm-dialog__confirm')?.focus()
+    }
     if (!open && element.open) element.close()
-  }, [open])
+  }, [open, confirmFirst])
 
   return (
     <dialog
@@ -64,12 +71,12 @@ export function ConfirmDialog({
             {children}
           </div>
           <div className="confirm-dialog__actions">
-            <Button autoFocus disabled={busy} onClick={onCancel}>
+            <Button disabled={busy} onClick={onCancel}>
               {cancelLabel}
             </Button>
             <Button
               variant="primary"
-              className={destructive ? 'confirm-dialog__confirm--destructive' : undefined}
+              className={destructive ? 'confirm-dialog__confirm confirm-dialog__confirm--destructive' : 'confirm-dialog__confirm'}
               disabled={busy}
               onClick={onConfirm}
             >

@@ -1,5 +1,6 @@
 // Design-system primitives: presentation only, they never call the API.
 import './theme.css'
+import './focus.css'
 
 export { Alert, type AlertProps, type AlertTone } from './Alert'
 export { AppShell, type AppShellProps } from './AppShell'
@@ -15,3 +16,5 @@ export { Spinner, type SpinnerProps } from './Spinner'
 export { TextArea, type TextAreaProps } from './TextArea'
 export { TextField, type TextFieldProps } from './TextField'
 export { Toast, type ToastProps } from './Toast'
+export { MenuButton, type MenuButtonProps, type MenuItem } from './MenuButton'
+export { ROVING_GROUP, ROVING_ITEM, rovingTarget, useRovingFocus, type Orientation } from './roving'

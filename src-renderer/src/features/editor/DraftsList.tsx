@@ -58,6 +58,8 @@ function Drafts({ accountId, weblogPostUri, onShowTrash }: DraftsListProps & { o
         <Button
           variant="primary"
           className="drafts-list__new"
+          // F6 enters the list here: starting a post is what one comes to the drafts for.
+          data-pane-start=""
           disabled={creating.status === 'creating'}
           onClick={() => void startNewPost({ accountId, weblogPostUri })}
         >

@@ -1,11 +1,11 @@
 import { useEditorState, type Editor } from '@tiptap/react'
-import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { shortcuts } from '../../../../src-shared/contract'
 import { Button } from '../../ui'
+import { BarButton, BarIcon } from './BarButton'
 import { focusTextNow } from './caret'
 import { findStateOf, goToMatch, replaceAll, replaceCurrent, search } from './find'
-import { shortcut } from './keys'
 import './find-bar.css'
-import './toolbar.css'
 
 export interface FindBarProps {
   editor: Editor
@@ -15,10 +15,6 @@ export interface FindBarProps {
   request: number
   onClose(): void
 }
-
-const NEXT_KEYS = shortcut('Enter')
-const PREVIOUS_KEYS = shortcut('Shift-Enter')
-const CLOSE_KEYS = { aria: 'Escape', shown: 'Esc' }
 
 /** Find (and replace) in the post: the matches are highlighted in the text; Escape goes back to it. */
 export function FindBar({ editor, replace, request, onClose }: FindBarProps) {
@@ -118,10 +114,10 @@ export function FindBar({ editor, replace, request, onClose }: FindBarProps) {
           {replaced !== null ? `Replaced ${replaced}` : count}
         </span>
         <span className="find-bar__buttons">
-          <BarButton label="Previous match" keys={PREVIOUS_KEYS} disabled={total === 0} onClick={() => goToMatch(editor.view, current - 1)}>
+          <BarButton label="Previous match" keys={shortcuts.previousMatch.keys} disabled={total === 0} onClick={() => goToMatch(editor.view, current - 1)}>
             <BarIcon path="M5 12.5 10 7.5l5 5" />
           </BarButton>
-          <BarButton label="Next match" keys={NEXT_KEYS} disabled={total === 0} onClick={() => goToMatch(editor.view, current + 1)}>
+          <BarButton label="Next match" keys={shortcuts.nextMatch.keys} disabled={total === 0} onClick={() => goToMatch(editor.view, current + 1)}>
             <BarIcon path="M5 7.5l5 5 5-5" />
           </BarButton>
           <BarButton
@@ -144,7 +140,7 @@ export function FindBar({ editor, replace, request, onClose }: FindBarProps) {
           >
             <BarIcon path="M3 6v8h14V6M6.5 9.5h7" />
           </BarButton>
-          <BarButton label="Close" keys={CLOSE_KEYS} onClick={close}>
+          <BarButton label="Close" keys={shortcuts.closeMenu.keys} onClick={close}>
             <BarIcon path="M5.5 5.5l9 9m0-9-9 9" />
           </BarButton>
         </span>
@@ -181,40 +177,5 @@ export function FindBar({ editor, replace, request, onClose }: FindBarProps) {
         </div>
       )}
     </div>
-  )
-}
-
-interface BarButtonProps {
-  label: string
-  keys?: { aria: string; shown: string }
-  pressed?: boolean
-  disabled?: boolean
-  onClick(): void
-  children: ReactNode
-}
-
-/** A small button of the bar, drawn as the formatting toolbar's are. */
-function BarButton({ label, keys, pressed, disabled, onClick, children }: BarButtonProps) {
-  return (
-    <button
-      type="button"
-      className="toolbar__button"
-      aria-label={label}
-      aria-pressed={pressed}
-      aria-keyshortcuts={keys?.aria}
-      title={keys ? `${label} (${keys.shown})` : label}
-      disabled={disabled}
-      onClick={onClick}
-    >
-      {children}
-    </button>
-  )
-}
-
-function BarIcon({ path }: { path: string }) {
-  return (
-    <svg className="toolbar__icon" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">
-      <path d={path} />
-    </svg>
   )
 }

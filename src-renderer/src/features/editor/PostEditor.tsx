@@ -4,7 +4,7 @@ import { EditorState } from '@tiptap/pm/state'
 import { useEditor, type Editor } from '@tiptap/react'
 import { Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react'
 import { useStore } from 'zustand'
-import type { DraftState, PostDraft } from '../../../../src-shared/contract'
+import { shortcuts as SHORTCUTS, type DraftState, type PostDraft } from '../../../../src-shared/contract'
 import { ApiError, toApiError } from '../../lib/apiError'
 import { Alert, Button, ConfirmDialog, ErrorNotice, Spinner, classNames } from '../../ui'
 import { useNavigation } from '../navigation'
@@ -15,9 +15,10 @@ import { useAppCommand, useNewPostCommand } from './commands'
 import { ImageRefused, insertImages, postExtensions, type ImageServices } from './extensions'
 import { FindBar } from './FindBar'
 import { countWords, documentHtml, parseDocument, sanitizeHtml } from './html'
-import { shortcut, withModifier } from './keys'
+import { matchesKeys, shortcut } from '../../lib/keys'
 import { LinkPopover, type LinkPopoverProps } from './LinkPopover'
 import { AfterPause } from './pause'
+import { confirmPublishByKeys, publishByKeysConfirmed, PublishConfirm } from './PublishConfirm'
 import { PublishStatus } from './PublishStatus'
 import { RevisionsPanel } from './RevisionsPanel'
 import { deletePublishedPost, importImage, previewUrlOf, readDraft, restoreRevision } from './requests'
@@ -142,6 +143,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   const [link, setLink] = useState<Pick<LinkPopoverProps, 'range' | 'at'> | null>(null)
   const [find, setFind] = useState<{ replace: boolean; request: number } | null>(null)
   const [deleting, setDeleting] = useState<'asking' | 'busy' | null>(null)
+  const [confirmingPublish, setConfirmingPublish] = useState(false)
   const moveToTrash = useTrashStore((state) => state.moveToTrash)
   const [deleteError, setDeleteError] = useState<ApiError | null>(null)
   const frame = useRef<HTMLDivElement>(null)
@@ -211,6 +213,31 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
     if (!READ_ONLY_STATES.has(useDraftsStore.getState().latest[draft.id]?.state ?? draft.state)) void session.publish()
   }
 
+  /**
+   * Ctrl+Enter publishes only from the post's title or text (or its HTML source), never from elsewhere in the window,
+   * and asks the first time for each post. False when the keys were not for it.
+   */
+  function publishByKeys(): boolean {
+    if (confirmingPublish) {
+      confirmedPublish()
+      return true
+    }
+    const focus = document.activeElement
+    const inPost =
+      focus !== null &&
+      (focus === titleInput.current || editor.view.dom.contains(focus) || (frame.current?.contains(focus) && focus.closest('.post-editor__source') !== null))
+    if (!inPost) return false
+    if (publishByKeysConfirmed(draft.id)) publish()
+    else setConfirmingPublish(true)
+    return true
+  }
+
+  function confirmedPublish() {
+    confirmPublishByKeys(draft.id)
+    setConfirmingPublish(false)
+    publish()
+  }
+
   function openLink() {
     if (!editor.isEditable || sourceRef.current !== null || !frame.current) return
     // The link goes on what is selected as the key is pressed, even if the browser moved the selection a moment ago.
@@ -226,7 +253,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
     setFind((open) => ({ replace: replace || (open?.replace ?? false), request: (open?.request ?? 0) + 1 }))
   }
 
-  useShortcuts({ save: () => void session.flush(), publish, link: openLink, find: () => openFind(false), replace: () => openFind(true) })
+  useShortcuts({ save: () => void session.flush(), publish: publishByKeys, link: openLink, find: () => openFind(false), replace: () => openFind(true) })
   useAppCommand((command) => {
     if (command === 'save') void session.flush()
     else if (command === 'publish') publish()
@@ -402,6 +429,14 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
       {historyOpen && (
         <RevisionsPanel draftId={draft.id} beforeLoad={() => session.flush()} onRestore={restore} onClose={() => onHistoryOpen(false)} />
       )}
+      <PublishConfirm
+        open={confirmingPublish}
+        title={title}
+        accountId={draft.accountId}
+        weblogPostUri={draft.weblogPostUri}
+        onPublish={confirmedPublish}
+        onCancel={() => setConfirmingPublish(false)}
+      />
       <ConfirmDialog
         open={published && deleting !== null}
         title="Delete this post from the weblog?"
@@ -518,20 +553,21 @@ function followWordCount(editor: Editor, notify: () => void): () => void {
   }
 }
 
-const PUBLISH_KEYS = shortcut('Mod-Enter')
+const PUBLISH_KEYS = shortcut(SHORTCUTS.publish.keys)
 
 interface Shortcuts {
   save(): void
-  publish(): void
+  /** Answers whether the keys were for it. */
+  publish(): boolean
   link(): void
   find(): void
   replace(): void
 }
 
 /**
- * Ctrl/Cmd+S saves, Ctrl/Cmd+Enter publishes, Ctrl/Cmd+K edits the link, Ctrl/Cmd+F finds and Ctrl/Cmd+H replaces,
- * wherever the focus is in the window. Caught before the editor sees them: ProseMirror would otherwise take Ctrl+Enter
- * as a line break.
+ * Ctrl/Cmd+S saves, Ctrl/Cmd+K edits the link, Ctrl/Cmd+F finds and Ctrl/Cmd+H replaces, wherever the focus is in the
+ * window; Ctrl/Cmd+Enter publishes from the post only. Caught before the editor sees them: ProseMirror would otherwise
+ * take Ctrl+Enter as a line break.
  */
 function useShortcuts(shortcuts: Shortcuts): void {
   const latest: RefObject<Shortcuts> = useRef(shortcuts)
@@ -540,14 +576,18 @@ function useShortcuts(shortcuts: Shortcuts): void {
   })
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      if (!withModifier(event)) return
-      const key = event.key.toLowerCase()
-      const actions: Record<string, () => void> = { s: latest.current.save, enter: latest.current.publish, k: latest.current.link, f: latest.current.find, h: latest.current.replace }
-      const action = actions[key]
-      if (!action) return
+      const { save, publish, link, find, replace } = latest.current
+      const actions: [string, () => boolean | void][] = [
+        [SHORTCUTS.save.keys, save],
+        [SHORTCUTS.publish.keys, publish],
+        [SHORTCUTS.insertLink.keys, link],
+        [SHORTCUTS.find.keys, find],
+        [SHORTCUTS.replace.keys, replace],
+      ]
+      const action = actions.find(([keys]) => matchesKeys(event, keys))?.[1]
+      if (!action || action() === false) return
       event.preventDefault()
       event.stopPropagation()
-      action()
     }
     window.addEventListener('keydown', onKeyDown, true)
     return () => window.removeEventListener('keydown', onKeyDown, true)

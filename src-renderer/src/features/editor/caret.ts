@@ -7,7 +7,8 @@ import { keydownHandler } from '@tiptap/pm/keymap'
 import type { ResolvedPos } from '@tiptap/pm/model'
 import { Plugin, PluginKey, Selection, TextSelection, type Command } from '@tiptap/pm/state'
 import type { EditorView } from '@tiptap/pm/view'
-import { isMac } from './keys'
+import { shortcuts } from '../../../../src-shared/contract'
+import { isMac } from '../../lib/keys'
 
 export interface CaretKeysOptions {
   /** What PageUp and PageDown scroll, and by how much: the height of the text visible in it, in pixels. */
@@ -43,8 +44,8 @@ function caretKeymap(pageOf: CaretKeysOptions['pageOf']): Record<string, Command
     keys[key] = move(false)
     keys[`Shift-${key}`] = move(true)
   }
-  both('Mod-Home', (extend) => toPostEdge(-1, extend))
-  both('Mod-End', (extend) => toPostEdge(1, extend))
+  both(shortcuts.postStart.keys, (extend) => toPostEdge(-1, extend))
+  both(shortcuts.postEnd.keys, (extend) => toPostEdge(1, extend))
   both('Home', (extend) => toLineEdge(-1, extend))
   both('End', (extend) => toLineEdge(1, extend))
   both('PageUp', (extend) => byPage(-1, extend, pageOf))

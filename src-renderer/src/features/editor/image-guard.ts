@@ -4,7 +4,7 @@ import { Extension } from '@tiptap/react'
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model'
 import { NodeSelection, Plugin, PluginKey, TextSelection, type Transaction } from '@tiptap/pm/state'
 import { ReplaceAroundStep, ReplaceStep } from '@tiptap/pm/transform'
-import { shortcut } from './keys'
+import { shortcut } from '../../lib/keys'
 
 const UNDO_KEYS = shortcut('Mod-Z').shown
 

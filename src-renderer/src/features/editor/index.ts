@@ -3,6 +3,6 @@
 import { lazyNamed } from '../../lib/lazyNamed'
 
 export { DraftsList } from './DraftsList'
-export { startNewPost, useNewPostCommand } from './commands'
+export { startNewPost, useAppCommand, useNewPostCommand } from './commands'
 export { followDrafts, useDraftsStore } from './store'
 export const PostEditor = lazyNamed(() => import('./PostEditor'), 'PostEditor')

@@ -17,12 +17,21 @@ export function shortcut(keys: string): { aria: string; shown: string } {
   return { aria, shown: [...parts.map((part) => shownNames[part] ?? part), keyName(key)].join('+') }
 }
 
+const KEY_NAMES: Record<string, string> = { ArrowLeft: '←', ArrowRight: '→', ArrowUp: '↑', ArrowDown: '↓', Escape: 'Esc' }
+
 function keyName(key: string): string {
-  return key === 'Enter' && isMac ? '↩' : key
+  return key === 'Enter' && isMac ? '↩' : (KEY_NAMES[key] ?? key)
 }
 
-/** Whether a key press holds the platform's command key (and only it, with Shift where `shift` says). */
-export function withModifier(event: KeyboardEvent, { shift = false } = {}): boolean {
-  const command = isMac ? event.metaKey && !event.ctrlKey : event.ctrlKey && !event.metaKey
-  return command && !event.altKey && event.shiftKey === shift
+/** Whether a key press is `keys` ("Mod-Enter", "Shift-F6", "Mod-/"): exactly these modifiers, and this key. */
+export function matchesKeys(event: Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>, keys: string): boolean {
+  const parts = keys.split('-')
+  const key = parts.pop()!
+  const mod = parts.includes('Mod')
+  const command = isMac ? event.metaKey : event.ctrlKey
+  const otherControl = isMac ? event.ctrlKey : event.metaKey
+  if (command !== mod || otherControl || event.altKey !== parts.includes('Alt')) return false
+  // A slash typed with Shift (on keyboards that have it over a digit) is still the slash.
+  if (key === '/') return event.key === '/' || event.code === 'Slash'
+  return event.shiftKey === parts.includes('Shift') && event.key.toLowerCase() === key.toLowerCase()
 }
