@@ -1,5 +1,6 @@
 import { useEditorState, type Editor } from '@tiptap/react'
 import { redoDepth, undoDepth } from '@tiptap/pm/history'
+import { NodeSelection } from '@tiptap/pm/state'
 import type { KeyboardEvent, ReactNode } from 'react'
 import { shortcut } from './keys'
 import './toolbar.css'
@@ -27,6 +28,7 @@ interface Formatting {
   blockquote: boolean
   canUndo: boolean
   canRedo: boolean
+  imageSelected: boolean
 }
 
 /**
@@ -61,6 +63,7 @@ function formattingOf({ state }: Editor): Formatting {
     blockquote: ancestors.has('blockquote'),
     canUndo: undoDepth(state) > 0,
     canRedo: redoDepth(state) > 0,
+    imageSelected: selection instanceof NodeSelection && selection.node.type.name === 'image',
   }
 }
 
@@ -71,9 +74,11 @@ export interface ToolbarProps {
   sourceShown: boolean
   onLink(): void
   onImage(): void
+  /** Alt text, caption, alignment, size and link of the selected image. */
+  onImageProperties(): void
 }
 
-export function Toolbar({ editor, editable, sourceShown, onLink, onImage }: ToolbarProps) {
+export function Toolbar({ editor, editable, sourceShown, onLink, onImage, onImageProperties }: ToolbarProps) {
   const formatting = useEditorState({ editor, selector: ({ editor }) => formattingOf(editor) })
   const chain = () => editor.chain().focus()
   const disabled = sourceShown || !editable
@@ -131,6 +136,9 @@ export function Toolbar({ editor, editable, sourceShown, onLink, onImage }: Tool
       </ToolbarButton>
       <ToolbarButton label="Image…" disabled={disabled} onClick={onImage}>
         <ToolbarIcon path="M3 5h14v10H3V5Zm0 8 4-4 3 3 2-2 5 5M12.5 8.5h.01" />
+      </ToolbarButton>
+      <ToolbarButton label="Image properties…" keys="Alt-Enter" disabled={disabled || !formatting.imageSelected} onClick={onImageProperties}>
+        <ToolbarIcon path="M3 5h9M3 10h6M3 15h9M14 8.5a2 2 0 1 0 0 4 2 2 0 0 0 0-4Zm0-2v2m0 4v2m3-4h-1.5m-3 0H11" />
       </ToolbarButton>
       <span className="toolbar__separator" aria-hidden="true" />
       <ToolbarButton label="Undo" keys="Mod-Z" disabled={disabled || !formatting.canUndo} onClick={() => chain().undo().run()}>
