@@ -77,6 +77,11 @@ test('an image is described as it is added, given a caption, alignment and width
   await properties.getByRole('checkbox', { name: /^Link to the original/ }).check()
   await screenshots(page, testInfo, 'images-properties')
   await expectAccessible(page, testInfo, 'image properties dialog')
+  // On the smallest window the fields scroll and the actions stay in view.
+  await page.setViewportSize({ width: 800, height: 600 })
+  await expect(properties.getByRole('button', { name: 'Apply' })).toBeInViewport()
+  await screenshots(page, testInfo, 'images-properties-800x600')
+  await page.setViewportSize({ width: 1200, height: 760 })
   await properties.getByRole('button', { name: 'Apply' }).click()
   await expect(properties).toHaveCount(0)
   await expect(editor.text.locator('figure.post-figure--right figcaption')).toHaveText(CAPTION)

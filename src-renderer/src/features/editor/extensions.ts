@@ -128,11 +128,16 @@ const PostImage = Image.extend<PostImageOptions>({
       new Plugin({
         key: new PluginKey('imageProperties'),
         props: {
-          handleDoubleClickOn(view, position, node) {
-            if (node.type.name !== 'image') return false
-            view.dispatch(view.state.tr.setSelection(NodeSelection.create(view.state.doc, position)))
-            showImageProperties()
-            return true
+          // The browser's own double click: ProseMirror's counts two single clicks half a second apart, keys between.
+          handleDOMEvents: {
+            dblclick(view, event) {
+              const { selection } = view.state
+              const onImage = event.target instanceof HTMLImageElement && event.target.classList.contains('post-image')
+              if (!onImage || !(selection instanceof NodeSelection) || selection.node.type.name !== 'image') return false
+              event.preventDefault()
+              showImageProperties()
+              return true
+            },
           },
         },
       }),
