@@ -15,6 +15,7 @@ import { fetchWeblogTitles } from './harness/weblog-listing'
 import { EditorModel, fetchWeblogPosts, localDraft } from './models/editor'
 
 const PHOTO = join(DEMO_PHOTOS_FOLDER, 'tram-28.jpg') // 1200 × 800
+const TILES = join(DEMO_PHOTOS_FOLDER, 'azulejos.jpg')
 const ALT = 'A yellow tram climbing a narrow street'
 const CAPTION = 'The 28 on its way up to Graça'
 
@@ -160,6 +161,9 @@ test('images without alt text are listed at publish, to describe or to publish a
   const properties = page.getByRole('dialog', { name: 'Image properties' })
   await expect(properties.getByRole('textbox', { name: 'Alt text' })).toBeFocused()
   await properties.getByRole('checkbox', { name: 'Decorative image (no alt text)' }).check()
+  // Replace keeps what was set: the new photo goes up, still decorative.
+  await chooseFiles(properties.getByLabel('Choose the image that replaces this one'), [TILES])
+  await expect(properties.getByRole('button', { name: 'Replace image…' })).toBeEnabled()
   await properties.getByRole('button', { name: 'Apply' }).click()
   await expect(properties).toHaveCount(0)
 
@@ -167,5 +171,7 @@ test('images without alt text are listed at publish, to describe or to publish a
   await expect(editor.stateBadge).toHaveText('Published')
   const post = (await fetchWeblogPosts(service.sandbox, weblog!)).find((candidate) => candidate.title === 'Old notes')
   const published = await (await fetch(post!.permalink!)).text()
-  expect(published, 'a decorative image says so with an empty alt').toMatch(/<img src="[^"]+" alt="" \/>/)
+  const decorative = /<img src="([^"]+)" alt="" \/>/.exec(published)
+  expect(decorative, 'a decorative image says so with an empty alt').not.toBeNull()
+  expect(sha256(await download(new URL(decorative![1]!, post!.permalink!).href)), 'the replacing photo was sent').toBe(sha256(readFileSync(TILES)))
 })
