@@ -7,6 +7,7 @@ import { runEventsBench } from './events'
 import { runExifPreviewBench } from './exif-preview'
 import { runFeedBench } from './feed'
 import { runFlushBench } from './flush'
+import { runImageSizesBench } from './image-sizes'
 import { runLiveBench } from './live'
 import { runPhotoBench } from './photo'
 import { runReconnectBench } from './reconnect'
@@ -31,6 +32,7 @@ const suites: [string, () => Promise<BenchRow[]>][] = [
   ['Post editor: typing and opening long posts', runEditorBench],
   ['Startup with 1,000 drafts and 10,000 cached events', runStartupBench],
   ['Activity feed: 10,000 and 100,000 cached events', runFeedBench],
+  ['Image sizes: images of a post scaled before upload', runImageSizesBench],
 ]
 
 const only = process.argv.slice(2)

@@ -3,7 +3,6 @@
 import { join } from 'node:path'
 import { DEMO_PHOTOS_FOLDER } from '../src-service/demo/photos'
 import { expect, test } from './fixtures'
-import { chooseFiles } from './harness/files'
 import { saveScreenshot } from './harness/screenshots'
 import { fetchWeblogTitles } from './harness/weblog-listing'
 import { EditorModel, fetchWeblogPosts, localDraft } from './models/editor'
@@ -20,7 +19,7 @@ test('clicking an image, pressing Ctrl+End and typing at once never replaces the
   await app.addAccount(service.sandbox)
   await editor.openDrafts(weblog!)
   await editor.write('Tiles of Lisbon', ['Blue and white, on every other wall.'])
-  await chooseFiles(editor.imagePicker, [join(DEMO_PHOTOS_FOLDER, 'azulejos.jpg')])
+  await editor.addImages([join(DEMO_PHOTOS_FOLDER, 'azulejos.jpg')])
   await expect(editor.images).toHaveCount(1)
 
   let typed = ''
@@ -58,7 +57,7 @@ test('an image is never the last thing in a post, shows it is selected, takes ty
   await app.addAccount(service.sandbox)
   await editor.openDrafts(weblog!)
   await editor.write('Trams', ['The 28 climbs to Graça.'])
-  await chooseFiles(editor.imagePicker, [join(DEMO_PHOTOS_FOLDER, 'tram-28.jpg')])
+  await editor.addImages([join(DEMO_PHOTOS_FOLDER, 'tram-28.jpg')])
   await expect(editor.images).toHaveCount(1)
   await expect(editor.text.locator(':scope > *').last(), 'a line after the image, for the caret').toHaveJSProperty('tagName', 'P')
 

@@ -5,6 +5,7 @@ import { createWsseHeader, readFeed, readLinkFeed, type AtomEntry } from '../../
 import type { Sandbox } from '../../src-service/testing/service-fixture'
 import type { Core } from '../../src-main/core'
 import type { PostDraft } from '../../src-shared/contract'
+import { chooseFiles } from '../harness/files'
 
 export class EditorModel {
   readonly page: Page
@@ -63,6 +64,25 @@ export class EditorModel {
   /** The hidden file input behind the toolbar's Image… button. */
   get imagePicker(): Locator {
     return this.editor.getByLabel('Choose images to add')
+  }
+
+  /** The question asked as an image is added: its alt text, or decorative. */
+  get altTextDialog(): Locator {
+    return this.page.getByRole('dialog', { name: 'Describe this image' })
+  }
+
+  /**
+   * Adds images with the toolbar's Image… button, answering the alt text question for each with `alt` (by default
+   * what Blogdesk suggests from the file's name).
+   */
+  async addImages(paths: readonly string[], alt?: string): Promise<void> {
+    await chooseFiles(this.imagePicker, paths)
+    for (let count = 0; count < paths.length; count++) {
+      await expect(this.altTextDialog).toBeVisible()
+      if (alt !== undefined) await this.altTextDialog.getByRole('textbox', { name: 'Alt text' }).fill(alt)
+      await this.altTextDialog.getByRole('button', { name: 'Add image' }).click()
+    }
+    await expect(this.altTextDialog).toHaveCount(0)
   }
 
   /** The find bar, with or without its replace field. */

@@ -13,11 +13,12 @@ import {
   feedHandlers,
   outboxHandlers,
   postsHandlers,
+  weblogSettingsHandlers,
   type CoreEventListener,
   type Services,
 } from './handlers'
 import type { Platform } from './platform'
-import { Caches, Drafts, LocalStore, MediaCopies } from './store'
+import { Caches, Drafts, LocalStore, MediaCopies, WeblogSettings } from './store'
 import { accountsForSync, Reachability, SyncEngine, systemClock } from './sync'
 
 export {
@@ -144,7 +145,9 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   drafts.purgeTrash()
   const caches = new Caches(store)
   const media = new MediaCopies(store)
-  const sync = new SyncEngine({ store, accounts: accountsForSync(accounts, fetch), drafts, caches, media, reachability })
+  const images = options.images ?? inProcessImages
+  const weblogSettings = new WeblogSettings(store)
+  const sync = new SyncEngine({ store, accounts: accountsForSync(accounts, fetch), drafts, caches, media, reachability, images, weblogSettings })
   const feed = new FeedPoller({ store, clientOf: (accountId) => accounts.jsonClient(accountId) })
   const services: Services = {
     store,
@@ -157,7 +160,8 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     media,
     platform: options.platform,
     fetch,
-    images: options.images ?? inProcessImages,
+    images,
+    weblogSettings,
     emit,
     onClose: (cleanup) => void cleanups.push(cleanup),
   }
@@ -168,6 +172,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     ...postsHandlers(services),
     ...collectionsHandlers(services),
     ...feedHandlers(services),
+    ...weblogSettingsHandlers(services),
   }
   sync.start()
   feed.start()

@@ -75,6 +75,12 @@ body { margin: 0; padding: 2rem 1rem; }
 main { max-width: 42rem; margin: 0 auto; }
 h1 { font-size: 1.8rem; line-height: 1.2; margin: 0 0 1.5rem; }
 img { max-width: 100%; height: auto; }
+figure { margin: 1.25rem 0; }
+figcaption { font-size: 0.9rem; opacity: 0.8; margin-top: 0.35rem; }
+figure.alignleft { float: left; max-width: 50%; margin: 0.3rem 1.25rem 0.75rem 0; }
+figure.alignright { float: right; max-width: 50%; margin: 0.3rem 0 0.75rem 1.25rem; }
+figure.aligncenter { text-align: center; }
+figure.alignfull img { width: 100%; }
 blockquote { margin: 1rem 0; padding-left: 1rem; border-left: 3px solid #8888; }
 pre { overflow-x: auto; }
 nav, .meta { font-size: 0.9rem; opacity: 0.75; }

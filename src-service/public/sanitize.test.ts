@@ -21,6 +21,12 @@ describe('sanitizeHtml', () => {
     expect(sanitizeHtml('<scrip<script>t>alert(1)</script>')).toBe('t&gt;alert(1)')
   })
 
+  it("keeps a figure's alignment classes as Blogdesk's editor writes them, and no other class", () => {
+    expect(sanitizeHtml('<figure class="alignright evil"><img src="x" alt="a" width="400"><figcaption>c</figcaption></figure><figure class="x"></figure>')).toBe(
+      '<figure class="alignright"><img src="x" alt="a" width="400" /><figcaption>c</figcaption></figure><figure></figure>',
+    )
+  })
+
   it('drops event handlers, styles and every attribute not on the list', () => {
     expect(sanitizeHtml('<p onclick="alert(1)" style="x" class="c" id="i">t</p><img src=x onerror=alert(1)>')).toBe('<p>t</p><img src="x" />')
   })

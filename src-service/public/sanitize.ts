@@ -24,7 +24,7 @@ const ALLOWED_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   dt: [],
   em: [],
   figcaption: [],
-  figure: [],
+  figure: ['class'],
   h1: [],
   h2: [],
   h3: [],
@@ -78,6 +78,8 @@ const OPTIONS: sanitize.IOptions = {
     ...Object.fromEntries(Object.entries(ALLOWED_ATTRIBUTES).map(([name, allowed]) => [name, [...allowed]])),
     a: [...ALLOWED_ATTRIBUTES['a']!, { name: 'rel', values: [LINK_REL] }],
   },
+  // An image's alignment, as Blogdesk's editor writes it (docs/PROTOCOL.md, "Images in a post"): these classes only.
+  allowedClasses: { figure: ['alignleft', 'aligncenter', 'alignright', 'alignfull'] },
   allowedSchemes: [...LINK_SCHEMES],
   allowedSchemesByTag: { img: ['http', 'https', 'data'] },
   allowedSchemesAppliedToAttributes: ['href', 'src', 'cite'],

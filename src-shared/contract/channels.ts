@@ -15,6 +15,7 @@ import {
   textMap,
   type Check,
 } from './checks'
+import { IMAGE_WIDTH_LIMITS } from './shapes'
 import type {
   AccountRef,
   AccountSummary,
@@ -68,6 +69,8 @@ import type {
   Weblog,
   WeblogAddress,
   WeblogsRequest,
+  WeblogImageSettings,
+  WeblogSettingsEdit,
 } from './shapes'
 
 export interface Channels {
@@ -148,6 +151,10 @@ export interface Channels {
   'feed:refresh': { request: FriendRef; result: FeedState }
   'feed:older': { request: FriendRef; result: FeedState }
   'feed:markSeen': { request: SeenRef; result: FriendSummary }
+
+  /** What this computer keeps for the weblog: the widest its posts' images are sent at. */
+  'weblogs:settings': { request: WeblogAddress; result: WeblogImageSettings }
+  'weblogs:saveSettings': { request: WeblogSettingsEdit; result: WeblogImageSettings }
 }
 
 export interface Events {
@@ -297,6 +304,9 @@ export const requestChecks: { [C in Channel]: Check<RequestOf<C>> } = {
   'feed:refresh': friendRef,
   'feed:older': friendRef,
   'feed:markSeen': record<SeenRef>({ friendId: id, upTo: optional(text({ maxLength: 512 })) }),
+
+  'weblogs:settings': weblogAddress,
+  'weblogs:saveSettings': record<WeblogSettingsEdit>({ accountId: id, weblogPostUri: uri, maxImageWidth: integer(IMAGE_WIDTH_LIMITS) }),
 }
 
 export const eventNames: { [E in Event]: true } = {

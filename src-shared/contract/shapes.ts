@@ -517,3 +517,15 @@ export interface SeenRef extends FriendRef {
   /** The newest event the reader has been shown: events above it stay new. Without it, everything is seen. */
   upTo?: string
 }
+
+// ── Weblog settings (kept on this computer) ─────────────────────────────────────────────────────────────────────
+
+/** The widths, in pixels, an image may be given or capped at: from a thumbnail to a large print. */
+export const IMAGE_WIDTH_LIMITS = { min: 50, max: 8000 } as const
+
+export interface WeblogImageSettings {
+  /** The widest, in pixels, an image of a post is sent at: wider ones are scaled down before they are uploaded. */
+  maxImageWidth: number
+}
+
+export interface WeblogSettingsEdit extends WeblogAddress, WeblogImageSettings {}

@@ -25,6 +25,7 @@ export const shortcuts = {
   insertLink: { keys: 'Mod-K', label: 'Insert or edit a link', group: 'Post', command: 'insert-link' },
   postStart: { keys: 'Mod-Home', label: 'Go to the start of the post', group: 'Post' },
   postEnd: { keys: 'Mod-End', label: 'Go to the end of the post', group: 'Post' },
+  imageProperties: { keys: 'Alt-Enter', label: 'Properties of the selected image: alt text, caption, size', group: 'Post' },
   bold: { keys: 'Mod-B', label: 'Bold', group: 'Formatting' },
   italic: { keys: 'Mod-I', label: 'Italic', group: 'Formatting' },
   strike: { keys: 'Mod-Shift-S', label: 'Strikethrough', group: 'Formatting' },

@@ -6,8 +6,9 @@ import { hostOf } from '../atom'
 import { CoreError } from '../errors'
 import { localMediaIn, originOf, type Operation, type PausedAccount } from '../sync'
 import type { HandlersOf, Services } from './services'
+import type { WeblogSettingsChannel } from './weblog-settings'
 
-export function accountsHandlers(services: Services): HandlersOf<'accounts' | 'weblogs' | 'app'> {
+export function accountsHandlers(services: Services): Omit<HandlersOf<'accounts' | 'weblogs' | 'app'>, WeblogSettingsChannel> {
   const { accounts, sync, platform, caches } = services
   /** OAuth sign-ins waiting for the person, by account: cancelSignIn (or a new sign-in, or removal) stops them. */
   const signIns = new Map<string, () => void>()

@@ -5,7 +5,7 @@ import type { Fetch } from '../atom'
 import type { FeedPoller } from '../feed'
 import type { ImageWorker } from '../media'
 import type { Platform } from '../platform'
-import type { Caches, Drafts, LocalStore, MediaCopies } from '../store'
+import type { Caches, Drafts, LocalStore, MediaCopies, WeblogSettings } from '../store'
 import type { Reachability, SyncEngine } from '../sync'
 
 export type CoreEventListener = <E extends Event>(event: E, payload: Events[E]) => void
@@ -24,6 +24,8 @@ export interface Services {
   fetch: Fetch
   /** Thumbnails and the editor's previews (sharp), in a helper process in the app. */
   images: ImageWorker
+  /** What this computer keeps for each weblog (the widest image sent). */
+  weblogSettings: WeblogSettings
   /** Sends a contract event to the renderer. */
   emit: CoreEventListener
   /** Runs `cleanup` when core closes: for subscriptions a namespace makes to core's parts. */

@@ -18,6 +18,11 @@ export type ImageJob =
   | { kind: 'thumbnail'; path: string }
   /** What the editor shows of an image of a post: `type` and `size` are its copy's. */
   | { kind: 'editor-preview'; path: string; type: string; size: number }
+  /**
+   * The image as a post shows it, at most `width` pixels wide: written to `target` when it must be scaled down or
+   * turned upright; `null` when the file as it is already fits (it is then sent untouched, its bytes as added).
+   */
+  | { kind: 'web-size'; path: string; type: string; width: number; target: string }
 
 export interface EditorPreview {
   previewUrl: string
@@ -25,9 +30,17 @@ export interface EditorPreview {
   height: number | null
 }
 
+/** The scaled copy `web-size` wrote: what to upload in place of the original. */
+export interface WebSized {
+  type: string
+  width: number
+  height: number
+}
+
 export interface ImageResults {
   thumbnail: string
   'editor-preview': EditorPreview
+  'web-size': WebSized | null
 }
 
 /** Runs image jobs; in the app, in a helper process that may die without taking Blogdesk with it. */
@@ -46,6 +59,8 @@ export async function runImageJob(job: ImageJob): Promise<ImageResults[ImageJob[
       return thumbnail(job.path)
     case 'editor-preview':
       return editorPreview(job.path, job.type, job.size)
+    case 'web-size':
+      return webSize(job.path, job.type, job.width, job.target)
   }
 }
 
@@ -75,6 +90,25 @@ async function editorPreview(path: string, type: string, size: number): Promise<
     .webp({ quality: 80 })
     .toBuffer()
   return { previewUrl: dataUrl('image/webp', scaled), width, height }
+}
+
+/** Browsers show these on the weblog; HEIC and AVIF copies are sent as JPEG. */
+const WEB_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp'])
+
+async function webSize(path: string, type: string, width: number, target: string): Promise<WebSized | null> {
+  const metadata = await sharp(path).metadata()
+  const turned = (metadata.orientation ?? 1) > 1
+  const shownWidth = ((metadata.orientation ?? 1) >= 5 ? metadata.height : metadata.width) ?? 0
+  if (shownWidth <= width && !turned && WEB_TYPES.has(type)) return null
+  const outputType = WEB_TYPES.has(type) ? type : 'image/jpeg'
+  // An animated GIF or WebP keeps its frames; EXIF (the place a photo was taken included) is not copied over.
+  const scaled = sharp(path, { animated: outputType === 'image/gif' || outputType === 'image/webp' })
+    .rotate()
+    .resize({ width, withoutEnlargement: true })
+  const formatted =
+    outputType === 'image/png' ? scaled.png() : outputType === 'image/gif' ? scaled.gif() : outputType === 'image/webp' ? scaled.webp({ quality: 85 }) : scaled.jpeg({ quality: 85, mozjpeg: true })
+  const info = await formatted.toFile(target)
+  return { type: outputType, width: info.width, height: info.height }
 }
 
 function dataUrl(type: string, bytes: Uint8Array): string {

@@ -16,3 +16,4 @@ export {
 export { MediaCopies, type MediaCopy } from './media-copies'
 export { migrations, type Migration } from './migrations'
 export { DataInUseError } from './ownership'
+export { DEFAULT_MAX_IMAGE_WIDTH, WeblogSettings } from './weblog-settings'

@@ -108,7 +108,12 @@ export class MediaCopies {
     return forgotten
   }
 
-  /** Where `weblogPostUri`'s UploadURI put these bytes before, if it has. */
+  /** A path in the media folder for a file made only to be sent (a scaled image): the caller removes it; a start does too. */
+  scratchPath(): string {
+    return join(this.#dir, `${INCOMING_PREFIX}${randomUUID()}`)
+  }
+
+  /** Where `weblogPostUri`'s UploadURI put these bytes (or `<hash>@<width>w`, the image scaled to that width) before. */
   uploadedUrl(weblogPostUri: string, hash: string): string | null {
     const row = this.#store.get('SELECT url FROM uploaded_media WHERE weblog_post_uri = :weblogPostUri AND hash = :hash', {
       weblogPostUri,

@@ -179,4 +179,17 @@ export const migrations: readonly Migration[] = [
       UPDATE friends SET load_remote_images = 1;
     `,
   },
+  {
+    version: 8,
+    name: 'weblog image settings',
+    sql: `
+      -- What the person chose for one weblog on this computer: the widest an image of a post is sent at.
+      CREATE TABLE weblog_settings (
+        account_id      TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        weblog_post_uri TEXT NOT NULL,
+        max_image_width INTEGER NOT NULL,
+        PRIMARY KEY (account_id, weblog_post_uri)
+      ) WITHOUT ROWID;
+    `,
+  },
 ]

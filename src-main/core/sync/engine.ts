@@ -15,15 +15,17 @@
 //   post already gone is done.
 // - A server that cannot be reached (reachability.ts) is not sent to at all: its operations stay queued, untouched,
 //   while it is probed every few seconds, and the moment any request reaches it again they fall due and go.
+import { rm } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { formatW3cDate } from '../../../src-protocol'
 import type { Weblog } from '../../../src-shared/contract'
 import { CoreError } from '../errors'
 import { RequestFailure, type AtomClient, type ListItemToSend, type RemotePost } from '../atom'
-import { Caches, Drafts, MediaCopies, type Draft, type MediaCopy, type DraftRemote, type DraftState, type LocalStore } from '../store'
+import { IMAGE_EXTENSIONS, inProcessImages, type ImageType, type ImageWorker } from '../media'
+import { Caches, Drafts, MediaCopies, WeblogSettings, type Draft, type MediaCopy, type DraftRemote, type DraftState, type LocalStore } from '../store'
 import type { AccountsForSync } from './accounts'
 import { DEFAULT_RETRY_POLICY, retryDelay, systemClock, type Clock, type RetryPolicy } from './clock'
-import { localMediaIn, withPublicMedia } from './inline-media'
+import { localMediaUses, mediaUseKey, withPublicMedia, type MediaUse } from './inline-media'
 import type { Operation, OperationKind, OperationResults, OutboxCounts, PostSnapshot, PublishedPost } from './operations'
 import { Outbox, type NewOperation } from './outbox'
 import { Reachability, originOf } from './reachability'
@@ -45,6 +47,10 @@ export interface SyncEngineOptions {
   media?: MediaCopies
   /** What core knows of each server, from all its requests; the engine's own (probing with Node's fetch) otherwise. */
   reachability?: Reachability
+  /** Where images of posts are scaled before they are uploaded (sharp): a helper process in the app; here otherwise. */
+  images?: ImageWorker
+  /** Each weblog's widest image; made over `store` when not given. */
+  weblogSettings?: WeblogSettings
 }
 
 export interface PausedAccount {
@@ -138,6 +144,8 @@ export class SyncEngine {
   readonly #drafts: Drafts
   readonly #caches: Caches
   readonly #media: MediaCopies
+  readonly #images: ImageWorker
+  readonly #weblogSettings: WeblogSettings
   readonly #reachability: Reachability
   readonly #listeners: { [E in keyof SyncEvents]: Set<(payload: SyncEvents[E]) => void> } = { changed: new Set(), progress: new Set() }
   /** The queues sending now, by queue key. */
@@ -166,6 +174,8 @@ export class SyncEngine {
     this.#drafts = options.drafts ?? new Drafts(this.#store, { now })
     this.#caches = options.caches ?? new Caches(this.#store, { now })
     this.#media = options.media ?? new MediaCopies(this.#store, { now })
+    this.#images = options.images ?? inProcessImages
+    this.#weblogSettings = options.weblogSettings ?? new WeblogSettings(this.#store)
     this.#reachability = options.reachability ?? new Reachability({ clock: this.#clock, fetch: globalThis.fetch })
     this.#reachability.onBack((origin) => this.#serverBack(origin))
     this.#recoverInterrupted()
@@ -692,7 +702,7 @@ export class SyncEngine {
     const { hash, name } = operation.payload
     const url =
       this.#media.uploadedUrl(operation.queueKey, hash) ??
-      (await this.#uploadMedia(operation, client, this.#copyToSend(hash, `“${name}”`), name, operation.idempotencyKey))
+      (await this.#uploadMedia(operation, client, this.#copyToSend(hash, `“${name}”`), name, operation.idempotencyKey, hash))
     return done<'upload'>({ url })
   }
 
@@ -712,34 +722,65 @@ export class SyncEngine {
   }
 
   /**
-   * The post's text with each image still on this computer uploaded through the weblog's UploadURI (once per weblog
-   * and image) and referred to by its public URL. The same snapshot gives the same text on every attempt, so a
-   * repeated POST is the same request under the same Idempotency-Key.
+   * The post's text with each image still on this computer uploaded through the weblog's UploadURI and referred to by
+   * its public URL: an image at the width it is shown at, never wider than the weblog's maximum (scaled in the image
+   * worker), a link to the file with the file as added. Each (weblog, use) goes up once, so the same photo at two
+   * widths is two files. The same snapshot gives the same text on every attempt, so a repeated POST is the same
+   * request under the same Idempotency-Key.
    */
   async #withPublicMedia(operation: Operation, client: AtomClient, post: PostSnapshot): Promise<PostSnapshot> {
-    const hashes = localMediaIn(post.content)
-    if (hashes.length === 0) return post
+    const uses = localMediaUses(post.content)
+    if (uses.length === 0) return post
+    const what = `an image in “${post.title.trim() || 'Untitled'}”`
+    const { maxImageWidth } = this.#weblogSettings.get(operation.accountId, operation.queueKey)
     const urls = new Map<string, string>()
-    for (const hash of hashes) {
-      let url = this.#media.uploadedUrl(operation.queueKey, hash)
-      if (url === null) {
-        const copy = this.#copyToSend(hash, `an image in “${post.title.trim() || 'Untitled'}”`)
-        url = await this.#uploadMedia(operation, client, copy, `${hash.slice(0, 16)}${extname(copy.path)}`, `${operation.idempotencyKey}/${hash}`)
-      }
-      urls.set(hash, url)
-    }
-    return { ...post, content: withPublicMedia(post.content, urls) }
+    for (const use of uses) urls.set(mediaUseKey(use), await this.#publicUrlOf(operation, client, use, maxImageWidth, what))
+    return { ...post, content: withPublicMedia(post.content, (use) => urls.get(mediaUseKey(use))) }
   }
 
-  /** Uploads a media copy to the weblog of `operation` and remembers where it went, at once. */
-  async #uploadMedia(operation: Operation, client: AtomClient, copy: MediaCopy, name: string, idempotencyKey: string): Promise<string> {
+  async #publicUrlOf(operation: Operation, client: AtomClient, use: MediaUse, maxImageWidth: number, what: string): Promise<string> {
+    const original = async () =>
+      this.#media.uploadedUrl(operation.queueKey, use.hash) ??
+      (await this.#uploadMedia(operation, client, this.#copyToSend(use.hash, what), null, `${operation.idempotencyKey}/${use.hash}`, use.hash))
+    if (use.as === 'file') return original()
+    const width = Math.min(use.width ?? maxImageWidth, maxImageWidth)
+    // Remembered under the hash and the width it was sent at: uploaded_media's hash column names the sized file.
+    const sizedKey = `${use.hash}@${width}w`
+    const known = this.#media.uploadedUrl(operation.queueKey, sizedKey)
+    if (known !== null) return known
+    const copy = this.#copyToSend(use.hash, what)
+    const target = this.#media.scratchPath()
+    try {
+      const sized = await this.#images.run({ kind: 'web-size', path: copy.path, type: copy.type, width, target })
+      if (sized === null) {
+        const url = await original()
+        this.#media.rememberUpload(operation.queueKey, sizedKey, url)
+        return url
+      }
+      const type = sized.type as ImageType
+      const name = `${use.hash.slice(0, 16)}-${sized.width}w.${IMAGE_EXTENSIONS[type]}`
+      return await this.#uploadMedia(operation, client, { path: target, type }, name, `${operation.idempotencyKey}/${sizedKey}`, sizedKey)
+    } finally {
+      await rm(target, { force: true })
+    }
+  }
+
+  /** Uploads a file to the weblog of `operation` and remembers where it went, at once, as `rememberAs`. */
+  async #uploadMedia(
+    operation: Operation,
+    client: AtomClient,
+    file: Pick<MediaCopy, 'path' | 'type'>,
+    name: string | null,
+    idempotencyKey: string,
+    rememberAs: string,
+  ): Promise<string> {
     const uploadUri = await this.#uploadUriOf(operation.accountId, operation.queueKey)
     const { url } = await client.upload(
       uploadUri,
-      { path: copy.path, name, type: copy.type },
+      { path: file.path, name: name ?? `${rememberAs.slice(0, 16)}${extname(file.path)}`, type: file.type },
       { idempotencyKey, onProgress: (sent, total) => this.#emitProgress(operation.id, sent, total) },
     )
-    this.#media.rememberUpload(operation.queueKey, copy.hash, url)
+    this.#media.rememberUpload(operation.queueKey, rememberAs, url)
     return url
   }
 

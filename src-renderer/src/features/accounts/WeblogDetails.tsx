@@ -3,6 +3,7 @@ import type { Weblog } from '../../../../src-shared/contract'
 import { openInBrowser } from '../../lib/links'
 import { Card, Icon, Pane, Spinner } from '../../ui'
 import { displayUrl } from './displayUrl'
+import { ImageSettings } from './ImageSettings'
 import { useAccountsStore } from './store'
 import './accounts.css'
 
@@ -57,6 +58,7 @@ export function WeblogDetails({ accountId, weblogPostUri, hint }: WeblogDetailsP
           {hint && <p className="weblog-details__hint">{hint}</p>}
         </header>
         <EndpointList weblog={weblog} />
+        <ImageSettings accountId={accountId} weblogPostUri={weblogPostUri} />
       </article>
     </Pane>
   )

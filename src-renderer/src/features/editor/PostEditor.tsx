@@ -14,6 +14,7 @@ import { catchUpWithTheCaretDrawn, focusTextNow } from './caret'
 import { useAppCommand, useNewPostCommand } from './commands'
 import { ImageRefused, insertImages, postExtensions, type ImageServices } from './extensions'
 import { FindBar } from './FindBar'
+import { useImageDialogs } from './ImageDialogs'
 import { countWords, documentHtml, parseDocument, sanitizeHtml } from './html'
 import { matchesKeys, shortcut } from '../../lib/keys'
 import { LinkPopover, type LinkPopoverProps } from './LinkPopover'
@@ -158,13 +159,17 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   const publishing = useStore(session.state, (state) => state.publishing)
   const publishError = useStore(session.state, (state) => state.publishError)
 
+  const imageDialogs = useImageDialogs()
+  const { describeImage, showImageProperties } = imageDialogs
   const images = useMemo<ImageServices>(
     () => ({
       importImage,
       previewOf: previewUrlOf,
       onImageError: (error) => setImageError(error instanceof ImageRefused ? new ApiError('invalid-argument', error.message) : toApiError(error)),
+      describeImage,
+      showImageProperties,
     }),
-    [],
+    [describeImage, showImageProperties],
   )
   const extensions = useMemo(() => postExtensions(images, stickyBarsOver), [images])
 
@@ -210,7 +215,11 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   }, [draft.title, draft.content])
 
   function publish() {
-    if (!READ_ONLY_STATES.has(useDraftsStore.getState().latest[draft.id]?.state ?? draft.state)) void session.publish()
+    if (READ_ONLY_STATES.has(useDraftsStore.getState().latest[draft.id]?.state ?? draft.state)) return
+    // Images without alt text are listed first, to describe or publish as they are (the rich text only: the source
+    // view's HTML is the writer's own).
+    if (sourceRef.current === null) imageDialogs.publishChecked(editor, () => void session.publish())
+    else void session.publish()
   }
 
   /**
@@ -351,6 +360,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
             sourceShown={source !== null}
             onLink={openLink}
             onImage={() => picker.current?.click()}
+            onImageProperties={showImageProperties}
           />
           {find && source === null && <FindBar editor={editor} replace={find.replace} request={find.request} onClose={() => setFind(null)} />}
         </div>
@@ -404,6 +414,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
             />
           )}
           {link && <LinkPopover editor={editor} range={link.range} at={link.at} onClose={() => setLink(null)} />}
+          {imageDialogs.render(editor, importImage)}
           <input
             ref={picker}
             className="visually-hidden"

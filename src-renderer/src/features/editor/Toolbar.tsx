@@ -1,5 +1,6 @@
 import { useEditorState, type Editor } from '@tiptap/react'
 import { redoDepth, undoDepth } from '@tiptap/pm/history'
+import { NodeSelection } from '@tiptap/pm/state'
 import { useLayoutEffect, useRef, useState } from 'react'
 import { shortcuts } from '../../../../src-shared/contract'
 import { shortcut } from '../../lib/keys'
@@ -31,6 +32,7 @@ interface Formatting {
   blockquote: boolean
   canUndo: boolean
   canRedo: boolean
+  imageSelected: boolean
 }
 
 /**
@@ -65,6 +67,7 @@ function formattingOf({ state }: Editor): Formatting {
     blockquote: ancestors.has('blockquote'),
     canUndo: undoDepth(state) > 0,
     canRedo: redoDepth(state) > 0,
+    imageSelected: selection instanceof NodeSelection && selection.node.type.name === 'image',
   }
 }
 
@@ -75,6 +78,8 @@ export interface ToolbarProps {
   sourceShown: boolean
   onLink(): void
   onImage(): void
+  /** Alt text, caption, alignment, size and link of the selected image. */
+  onImageProperties(): void
 }
 
 /** One of the toolbar's buttons: drawn in the bar while it fits, and as an item of the More menu once it does not. */
@@ -95,7 +100,7 @@ type ToolbarEntry = { kind: 'style' } | { kind: 'separator'; id: string } | Tool
  * The formatting toolbar: one Tab stop, the arrow keys, Home and End move inside it (WAI-ARIA's toolbar pattern), and
  * what does not fit the pane's width goes into a More menu at its end, so it never wraps.
  */
-export function Toolbar({ editor, editable, sourceShown, onLink, onImage }: ToolbarProps) {
+export function Toolbar({ editor, editable, sourceShown, onLink, onImage, onImageProperties }: ToolbarProps) {
   const formatting = useEditorState({ editor, selector: ({ editor }) => formattingOf(editor) })
   const chain = () => editor.chain().focus()
   const disabled = sourceShown || !editable
@@ -149,6 +154,12 @@ export function Toolbar({ editor, editable, sourceShown, onLink, onImage }: Tool
       run: () => chain().toggleCodeBlock().run(),
     }),
     command('image', { disabled, icon: { path: 'M3 5h14v10H3V5Zm0 8 4-4 3 3 2-2 5 5M12.5 8.5h.01' }, run: onImage }),
+    command('imageProperties', {
+      label: 'Image properties…',
+      disabled: disabled || !formatting.imageSelected,
+      icon: { path: 'M3 5h9M3 10h6M3 15h9M14 8.5a2 2 0 1 0 0 4 2 2 0 0 0 0-4Zm0-2v2m0 4v2m3-4h-1.5m-3 0H11' },
+      run: onImageProperties,
+    }),
     { kind: 'separator', id: 'history' },
     command('undo', { disabled: disabled || !formatting.canUndo, icon: { path: 'M7.5 5 4 8.5 7.5 12M4.5 8.5h7a4 4 0 0 1 0 8H9' }, run: () => chain().undo().run() }),
     command('redo', { disabled: disabled || !formatting.canRedo, icon: { path: 'M12.5 5 16 8.5 12.5 12M15.5 8.5h-7a4 4 0 0 0 0 8H11' }, run: () => chain().redo().run() }),

@@ -5,12 +5,13 @@ import { Extension, type Extensions } from '@tiptap/react'
 import Image from '@tiptap/extension-image'
 import StarterKit from '@tiptap/starter-kit'
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model'
-import { Plugin, PluginKey } from '@tiptap/pm/state'
+import { NodeSelection, Plugin, PluginKey } from '@tiptap/pm/state'
 import { Decoration, DecorationSet, type EditorView, type NodeView } from '@tiptap/pm/view'
-import type { LocalImage } from '../../../../src-shared/contract'
+import { shortcuts, type LocalImage } from '../../../../src-shared/contract'
 import { CaretKeys } from './caret'
 import { FindInPost } from './find'
 import { sanitizeHtml } from './html'
+import { IMAGE_PARSE_RULES, imageAttributes, propertiesOf, renderImage } from './image-figure'
 import { ImageGuard } from './image-guard'
 
 export const LOCAL_MEDIA_SCHEME = 'blogdesk-media:'
@@ -27,6 +28,13 @@ export interface ImageServices {
   previewOf(hash: string): Promise<string>
   /** An image could not be added or shown: tell the person. */
   onImageError(error: unknown): void
+  /**
+   * Asks for the alt text of an image about to be added, shown with it: the text ('' for a decorative image), or
+   * null when the person chose not to add it after all.
+   */
+  describeImage(image: LocalImage, suggestedAlt: string): Promise<string | null>
+  /** Opens the properties of the selected image (Alt+Enter or a double click on it). */
+  showImageProperties(): void
 }
 
 /** What covers the top and bottom of the pane the text (given) scrolls in, such as sticky toolbars, in pixels. */
@@ -47,8 +55,8 @@ export function postExtensions(images: ImageServices, scrollInsets: ScrollInsets
         HTMLAttributes: { target: null, rel: null },
       },
     }),
-    PostImage.configure({ previewOf: images.previewOf, onImageError: images.onImageError }),
-    ImageIntake.configure({ importImage: images.importImage, onImageError: images.onImageError }),
+    PostImage.configure({ previewOf: images.previewOf, onImageError: images.onImageError, showImageProperties: images.showImageProperties }),
+    ImageIntake.configure(images),
     EmptyDocumentHint,
     ScrollInFrame.configure({ insets: scrollInsets }),
     TypingStaysInTheText,
@@ -68,6 +76,12 @@ export function rememberPreview(image: LocalImage): void {
   previewUrls.set(image.hash, image.previewUrl)
 }
 
+/** What an image's `src` shows on this page: a local image's preview (once known), or the address itself. */
+export function shownSourceOf(src: string): string | null {
+  const hash = localHashOf(src)
+  return hash === null ? src : (previewUrls.get(hash) ?? null)
+}
+
 function localHashOf(src: string | null): string | null {
   return src?.startsWith(LOCAL_MEDIA_SCHEME) ? src.slice(LOCAL_MEDIA_SCHEME.length) : null
 }
@@ -75,31 +89,80 @@ function localHashOf(src: string | null): string | null {
 interface PostImageOptions {
   previewOf: ImageServices['previewOf']
   onImageError: ImageServices['onImageError']
+  showImageProperties: ImageServices['showImageProperties']
 }
 
 /**
  * An image whose `src` is saved as the post will have it: `blogdesk-media:<hash>` until it is uploaded. The view shows
- * its preview instead, since the page cannot load that address.
+ * its preview instead, since the page cannot load that address. Alt text, caption, alignment, width and link are its
+ * attributes, written as a <figure> (image-figure.ts).
  */
 const PostImage = Image.extend<PostImageOptions>({
   addOptions() {
-    return { ...this.parent!(), previewOf: () => Promise.reject(new Error('No preview service given')), onImageError: () => {} }
+    return {
+      ...this.parent!(),
+      previewOf: () => Promise.reject(new Error('No preview service given')),
+      onImageError: () => {},
+      showImageProperties: () => {},
+    }
   },
+  addAttributes: imageAttributes,
+  parseHTML: () => IMAGE_PARSE_RULES,
+  renderHTML: ({ node }) => renderImage(node),
   addNodeView() {
     return ({ node }) => new PostImageView(node, this.options)
   },
+  addKeyboardShortcuts() {
+    return {
+      [shortcuts.imageProperties.keys]: ({ editor }) => {
+        const { selection } = editor.state
+        if (!(selection instanceof NodeSelection) || selection.node.type.name !== this.name) return false
+        this.options.showImageProperties()
+        return true
+      },
+    }
+  },
+  addProseMirrorPlugins() {
+    const { showImageProperties } = this.options
+    return [
+      new Plugin({
+        key: new PluginKey('imageProperties'),
+        props: {
+          // The browser's own double click: ProseMirror's counts two single clicks half a second apart, keys between.
+          handleDOMEvents: {
+            dblclick(view, event) {
+              const { selection } = view.state
+              const onImage = event.target instanceof HTMLImageElement && event.target.classList.contains('post-image')
+              if (!onImage || !(selection instanceof NodeSelection) || selection.node.type.name !== 'image') return false
+              event.preventDefault()
+              showImageProperties()
+              return true
+            },
+          },
+        },
+      }),
+    ]
+  },
 })
 
+/** The image in a figure with its caption, drawn as the weblog will show it; an image not yet described says so. */
 class PostImageView implements NodeView {
-  readonly dom: HTMLImageElement
+  readonly dom: HTMLElement
+  readonly #image: HTMLImageElement
+  readonly #caption: HTMLElement
   #node: ProseMirrorNode
   readonly #options: PostImageOptions
 
   constructor(node: ProseMirrorNode, options: PostImageOptions) {
-    this.dom = document.createElement('img')
-    this.dom.className = 'post-image'
+    this.dom = document.createElement('figure')
+    this.#image = document.createElement('img')
+    this.#image.className = 'post-image'
+    this.#caption = document.createElement('figcaption')
+    this.#caption.className = 'post-figure__caption'
+    this.dom.append(this.#image, this.#caption)
     this.#node = node
     this.#options = options
+    this.#describe(node)
     this.#show(node)
   }
 
@@ -107,16 +170,28 @@ class PostImageView implements NodeView {
     if (node.type !== this.#node.type) return false
     const before = this.#node
     this.#node = node
-    if (node.attrs['src'] !== before.attrs['src'] || node.attrs['alt'] !== before.attrs['alt']) this.#show(node)
+    this.#describe(node)
+    if (node.attrs['src'] !== before.attrs['src']) this.#show(node)
     return true
   }
 
-  #show(node: ProseMirrorNode): void {
-    const { src, alt, title, width, height } = node.attrs as Record<string, string | null>
-    for (const [name, value] of Object.entries({ alt, title, width, height })) {
-      if (value === null || value === undefined) this.dom.removeAttribute(name)
-      else this.dom.setAttribute(name, String(value))
+  /** Everything but the picture itself: alt text, width, caption, alignment. */
+  #describe(node: ProseMirrorNode): void {
+    const { alt, caption, align, width, link } = propertiesOf(node)
+    this.dom.className = ['post-figure', align ? `post-figure--${align}` : '', alt === null ? 'post-figure--undescribed' : '', link ? 'post-figure--linked' : '']
+      .filter(Boolean)
+      .join(' ')
+    const title = node.attrs['title'] as string | null
+    for (const [name, value] of Object.entries({ alt, title, width: width === null ? null : String(width) })) {
+      if (value === null) this.#image.removeAttribute(name)
+      else this.#image.setAttribute(name, value)
     }
+    this.#caption.textContent = caption ?? ''
+    this.#caption.hidden = caption === null
+  }
+
+  #show(node: ProseMirrorNode): void {
+    const src = node.attrs['src'] as string | null
     const hash = localHashOf(src ?? null)
     if (hash === null) {
       this.#setSource(src ?? null)
@@ -128,37 +203,52 @@ class PostImageView implements NodeView {
       return
     }
     this.#setSource(null)
-    this.dom.classList.add('post-image--loading')
+    this.#image.classList.add('post-image--loading')
     this.#options.previewOf(hash).then(
       (url) => {
         previewUrls.set(hash, url)
         if (this.#node.attrs['src'] === src) this.#setSource(url)
       },
       (error: unknown) => {
-        this.dom.classList.remove('post-image--loading')
-        this.dom.classList.add('post-image--missing')
+        this.#image.classList.remove('post-image--loading')
+        this.#image.classList.add('post-image--missing')
         this.#options.onImageError(error)
       },
     )
   }
 
   #setSource(url: string | null): void {
-    this.dom.classList.remove('post-image--loading', 'post-image--missing')
-    if (url === null) this.dom.removeAttribute('src')
-    else this.dom.src = url
+    this.#image.classList.remove('post-image--loading', 'post-image--missing')
+    if (url === null) this.#image.removeAttribute('src')
+    else this.#image.src = url
+  }
+
+  /** The picture itself is marked selected (its outline), not the figure and caption around it. */
+  selectNode(): void {
+    this.#image.classList.add('ProseMirror-selectednode')
+  }
+
+  deselectNode(): void {
+    this.#image.classList.remove('ProseMirror-selectednode')
+  }
+
+  /** The caption and the picture are the node's own drawing: ProseMirror must not read them back as typed text. */
+  ignoreMutation(): boolean {
+    return true
   }
 }
 
-interface ImageIntakeOptions {
-  importImage: ImageServices['importImage']
-  onImageError: ImageServices['onImageError']
-}
+type ImageIntakeOptions = Pick<ImageServices, 'importImage' | 'onImageError' | 'describeImage'>
 
 /** Images pasted or dropped in are copied into Blogdesk and put where they landed; pasted HTML is sanitised. */
 const ImageIntake = Extension.create<ImageIntakeOptions>({
   name: 'imageIntake',
   addOptions() {
-    return { importImage: () => Promise.reject(new Error('No image import given')), onImageError: () => {} }
+    return {
+      importImage: () => Promise.reject(new Error('No image import given')),
+      onImageError: () => {},
+      describeImage: () => Promise.resolve(null),
+    }
   },
   addProseMirrorPlugins() {
     const options = this.options
@@ -198,8 +288,11 @@ function imageFiles(files: FileList | File[]): File[] {
   return [...files].filter((file) => file.type.startsWith('image/'))
 }
 
-/** Copies each file in and puts the images at `at` (mapped through whatever was typed meanwhile), in order. */
-export async function insertImages(view: EditorView, files: File[], at: number, options: Pick<ImageServices, 'importImage' | 'onImageError'>): Promise<void> {
+/**
+ * Copies each file in, asks for its alt text, and puts the images at `at` (mapped through whatever was typed
+ * meanwhile), in order.
+ */
+export async function insertImages(view: EditorView, files: File[], at: number, options: ImageIntakeOptions): Promise<void> {
   const imageType = view.state.schema.nodes['image']!
   let position = at
   for (const file of files) {
@@ -212,7 +305,9 @@ export async function insertImages(view: EditorView, files: File[], at: number, 
     }
     if (view.isDestroyed) return
     rememberPreview(image)
-    const node = imageType.create({ src: `${LOCAL_MEDIA_SCHEME}${image.hash}`, alt: altTextOf(file.name) })
+    const alt = await options.describeImage(image, altTextOf(file.name))
+    if (alt === null || view.isDestroyed) continue
+    const node = imageType.create({ src: `${LOCAL_MEDIA_SCHEME}${image.hash}`, alt })
     const target = Math.min(position, view.state.doc.content.size)
     const transaction = view.state.tr.insert(target, node)
     position = transaction.mapping.map(target)
