@@ -12,6 +12,7 @@ import { CaretKeys } from './caret'
 import { FindInPost } from './find'
 import { sanitizeHtml } from './html'
 import { ImageGuard } from './image-guard'
+import { rememberFileName } from './source-html'
 
 export const LOCAL_MEDIA_SCHEME = 'blogdesk-media:'
 
@@ -212,6 +213,7 @@ export async function insertImages(view: EditorView, files: File[], at: number, 
     }
     if (view.isDestroyed) return
     rememberPreview(image)
+    rememberFileName(image.hash, file.name)
     const node = imageType.create({ src: `${LOCAL_MEDIA_SCHEME}${image.hash}`, alt: altTextOf(file.name) })
     const target = Math.min(position, view.state.doc.content.size)
     const transaction = view.state.tr.insert(target, node)
