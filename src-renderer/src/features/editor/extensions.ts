@@ -54,7 +54,7 @@ export function postExtensions(images: ImageServices, scrollInsets: ScrollInsets
     ScrollInFrame.configure({ insets: scrollInsets }),
     TypingStaysInTheText,
     SelectionKeptByProseMirror,
-    CaretKeys.configure({ pageOf: (view) => pageOf(view.dom, scrollInsets) }),
+    CaretKeys.configure({ pageOf: (view) => pageOf(view.dom, scrollInsets), revealCaret: (view) => scrollCaretIntoView(view, scrollInsets(view.dom)) }),
     ImageGuard,
     FindInPost,
   ]
