@@ -161,6 +161,36 @@ test('PageDown moves the caret a page down the post, and the key typed next goes
   await expect(editor.text.locator('p').first(), 'PageUp on the first page goes to the start').toHaveText(/^#Paragraph 0/)
 })
 
+test('PageDown pressed before the pane has scrolled to the caret moves a page down from the caret, not from where the pane was', async ({
+  app,
+  service,
+}) => {
+  const editor = new EditorModel(app.page)
+  const keyboard = app.page.keyboard
+  const [weblog] = await fetchWeblogTitles(service.sandbox)
+  await app.addAccount(service.sandbox)
+  await editor.openDrafts(weblog!)
+  await editor.write('A longer walk', ['Paragraph 0 of the walk.'])
+  for (let paragraph = 1; paragraph < 60; paragraph++) {
+    await keyboard.press('Enter')
+    await keyboard.insertText(`Paragraph ${paragraph} of the walk, along the river and up the hill.`)
+  }
+  // Ctrl+Home and PageDown in one task: the pane's scroll to the caret waits for the next frame, as it did when the
+  // PageDown journey above once typed into paragraph 1 with the pane scrolled by one paragraph.
+  await editor.text.evaluate((text) => {
+    const mac = /Mac|iPhone|iPad/.test(navigator.platform)
+    text.dispatchEvent(new KeyboardEvent('keydown', { key: 'Home', ctrlKey: !mac, metaKey: mac, bubbles: true, cancelable: true }))
+    text.dispatchEvent(new KeyboardEvent('keydown', { key: 'PageDown', bubbles: true, cancelable: true }))
+  })
+  await keyboard.type('@')
+  const typedIn = editor.text.locator('p').filter({ hasText: '@' })
+  await expect(typedIn).toHaveCount(1)
+  await expect(typedIn).toBeInViewport()
+  const index = await typedIn.evaluate((paragraph) => [...paragraph.parentElement!.children].indexOf(paragraph))
+  expect(index, 'a page down from the start of the post').toBeGreaterThan(3)
+  expect(index).toBeLessThan(59)
+})
+
 test('Ctrl+K pressed before the page has reported a selection the browser just made links that selection', async ({ app, service }) => {
   const editor = new EditorModel(app.page)
   const [weblog] = await fetchWeblogTitles(service.sandbox)
