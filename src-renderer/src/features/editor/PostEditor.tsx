@@ -229,7 +229,9 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
     const { from, to } = editor.state.selection
     const caret = editor.view.coordsAtPos(from)
     const box = frame.current.getBoundingClientRect()
-    setLink({ range: { from, to }, at: { top: caret.bottom - box.top + 6, left: Math.max(0, Math.min(caret.left - box.left, box.width - 340)) } })
+    const at = { top: caret.bottom - box.top + 6, left: Math.max(0, Math.min(caret.left - box.left, box.width - 340)) }
+    // Drawn (and its field focused) before this key press ends: the next key goes to the address, never the text.
+    flushSync(() => setLink({ range: { from, to }, at }))
   }
 
   function openFind(replace: boolean) {
