@@ -66,6 +66,10 @@ test('the HTML source view shows the post as indented, highlighted HTML with ima
   await app.page.emulateMedia({ colorScheme: 'dark' })
   await saveScreenshot(app.page, testInfo, 'source-view-dark.png')
   await app.page.emulateMedia({ colorScheme: null })
+  const viewport = app.page.viewportSize()!
+  await app.page.setViewportSize({ width: 800, height: 600 })
+  await saveScreenshot(app.page, testInfo, 'source-view-800x600.png')
+  await app.page.setViewportSize(viewport)
   await expectAccessible(app.page, testInfo, 'the HTML source view')
 
   // Unchanged, back and forth: the post is exactly what it was.
