@@ -139,6 +139,8 @@ test('at machine speed, Enter in the title sends the next key to the text, and C
 })
 
 test('PageDown moves the caret a page down the post, and the key typed next goes where it is drawn', async ({ app, service }) => {
+  // Sixty paragraphs typed first, each a round trip to the browser: a loaded machine needs more than a minute.
+  test.setTimeout(120_000)
   const editor = new EditorModel(app.page)
   const keyboard = app.page.keyboard
   const [weblog] = await fetchWeblogTitles(service.sandbox)
@@ -168,6 +170,7 @@ test('PageDown pressed before the pane has scrolled to the caret moves a page do
   app,
   service,
 }) => {
+  test.setTimeout(120_000)
   const editor = new EditorModel(app.page)
   const keyboard = app.page.keyboard
   const [weblog] = await fetchWeblogTitles(service.sandbox)
