@@ -81,13 +81,15 @@ test('an image is never the last thing in a post, shows it is selected, takes ty
   await expect(editor.text.locator(':scope > *').last()).toHaveText('Yellow and slow.')
 })
 
-const QUICK_ROUNDS = 15
+const QUICK_ROUNDS = 20
 
 test('at machine speed, Enter in the title sends the next key to the text, and Ctrl+K links exactly what was just selected', async ({
   app,
   service,
   core,
 }, testInfo) => {
+  // Twenty rounds of each, every key a round trip to the browser: on a shared two-core machine, over a minute.
+  test.setTimeout(180_000)
   const editor = new EditorModel(app.page)
   const keyboard = app.page.keyboard
   const [weblog] = await fetchWeblogTitles(service.sandbox)
@@ -115,6 +117,7 @@ test('at machine speed, Enter in the title sends the next key to the text, and C
     await keyboard.press('ControlOrMeta+k')
     await keyboard.type(`example.com/${round}\n`)
     await expect(editor.text.locator(`a[href="https://example.com/${round}"]`), 'the link is on the whole selection').toHaveText(word)
+    await expect(editor.text.locator('p').last(), 'no key of the address landed in the text').toHaveText(`Boats leave from the ${word}`)
   }
   await saveScreenshot(app.page, testInfo, 'writing-keys-fast-links.png')
 
@@ -138,6 +141,8 @@ test('at machine speed, Enter in the title sends the next key to the text, and C
 })
 
 test('PageDown moves the caret a page down the post, and the key typed next goes where it is drawn', async ({ app, service }) => {
+  // Sixty paragraphs typed first, each a round trip to the browser: a loaded machine needs more than a minute.
+  test.setTimeout(120_000)
   const editor = new EditorModel(app.page)
   const keyboard = app.page.keyboard
   const [weblog] = await fetchWeblogTitles(service.sandbox)
@@ -161,6 +166,37 @@ test('PageDown moves the caret a page down the post, and the key typed next goes
   await keyboard.press('PageUp')
   await keyboard.type('#')
   await expect(editor.text.locator('p').first(), 'PageUp on the first page goes to the start').toHaveText(/^#Paragraph 0/)
+})
+
+test('PageDown pressed before the pane has scrolled to the caret moves a page down from the caret, not from where the pane was', async ({
+  app,
+  service,
+}) => {
+  test.setTimeout(120_000)
+  const editor = new EditorModel(app.page)
+  const keyboard = app.page.keyboard
+  const [weblog] = await fetchWeblogTitles(service.sandbox)
+  await app.addAccount(service.sandbox)
+  await editor.openDrafts(weblog!)
+  await editor.write('A longer walk', ['Paragraph 0 of the walk.'])
+  for (let paragraph = 1; paragraph < 60; paragraph++) {
+    await keyboard.press('Enter')
+    await keyboard.insertText(`Paragraph ${paragraph} of the walk, along the river and up the hill.`)
+  }
+  // Ctrl+Home and PageDown in one task: the pane's scroll to the caret waits for the next frame, as it did when the
+  // PageDown journey above once typed into paragraph 1 with the pane scrolled by one paragraph.
+  await editor.text.evaluate((text) => {
+    const mac = /Mac|iPhone|iPad/.test(navigator.platform)
+    text.dispatchEvent(new KeyboardEvent('keydown', { key: 'Home', ctrlKey: !mac, metaKey: mac, bubbles: true, cancelable: true }))
+    text.dispatchEvent(new KeyboardEvent('keydown', { key: 'PageDown', bubbles: true, cancelable: true }))
+  })
+  await keyboard.type('@')
+  const typedIn = editor.text.locator('p').filter({ hasText: '@' })
+  await expect(typedIn).toHaveCount(1)
+  await expect(typedIn).toBeInViewport()
+  const index = await typedIn.evaluate((paragraph) => [...paragraph.parentElement!.children].indexOf(paragraph))
+  expect(index, 'a page down from the start of the post').toBeGreaterThan(3)
+  expect(index).toBeLessThan(59)
 })
 
 test('Ctrl+K pressed before the page has reported a selection the browser just made links that selection', async ({ app, service }) => {

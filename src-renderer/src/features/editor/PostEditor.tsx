@@ -3,6 +3,7 @@
 import { EditorState } from '@tiptap/pm/state'
 import { useEditor, type Editor } from '@tiptap/react'
 import { Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react'
+import { flushSync } from 'react-dom'
 import { useStore } from 'zustand'
 import { shortcuts as SHORTCUTS, type DraftState, type PostDraft } from '../../../../src-shared/contract'
 import { ApiError, toApiError } from '../../lib/apiError'
@@ -12,7 +13,7 @@ import { CategoryPicker, ConflictView } from '../posts'
 import type { QuittingDetail } from '../shell'
 import { catchUpWithTheCaretDrawn, focusTextNow } from './caret'
 import { useAppCommand, useNewPostCommand } from './commands'
-import { ImageRefused, insertImages, postExtensions, type ImageServices } from './extensions'
+import { ImageRefused, LOCAL_MEDIA_SCHEME, insertImages, postExtensions, type ImageServices } from './extensions'
 import { FindBar } from './FindBar'
 import { useImageDialogs } from './ImageDialogs'
 import { countWords, documentHtml, parseDocument, sanitizeHtml } from './html'
@@ -20,6 +21,8 @@ import { matchesKeys, shortcut } from '../../lib/keys'
 import { LinkPopover, type LinkPopoverProps } from './LinkPopover'
 import { AfterPause } from './pause'
 import { confirmPublishByKeys, publishByKeysConfirmed, PublishConfirm } from './PublishConfirm'
+import { SourceEditor } from './SourceEditor'
+import { fromSourceView, toSourceView, type MediaNames } from './source-html'
 import { PublishStatus } from './PublishStatus'
 import { RevisionsPanel } from './RevisionsPanel'
 import { deletePublishedPost, importImage, previewUrlOf, readDraft, restoreRevision } from './requests'
@@ -151,6 +154,8 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   const titleInput = useRef<HTMLInputElement>(null)
   const picker = useRef<HTMLInputElement>(null)
   const sourceRef = useRef<string | null>(null)
+  /** The source view's text as it opened, and the file names it shows for the post's local images. */
+  const sourceOpened = useRef<{ text: string; names: MediaNames } | null>(null)
   const titleId = useId()
   const readOnly = READ_ONLY_STATES.has(summary.state)
 
@@ -190,8 +195,14 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
     },
   })
 
-  // In the source view the HTML as typed is the post; otherwise the editor's document.
-  useEffect(() => session.readContentFrom(() => sourceRef.current ?? documentHtml(editor.state.doc)), [session, editor])
+  // In the source view the HTML as typed is the post (its images by their addresses); otherwise the editor's document.
+  useEffect(
+    () =>
+      session.readContentFrom(() =>
+        sourceRef.current !== null && sourceOpened.current ? fromSourceView(sourceRef.current, sourceOpened.current.names) : documentHtml(editor.state.doc),
+      ),
+    [session, editor],
+  )
 
   useEffect(() => {
     if (editor.isEditable === readOnly) editor.setEditable(!readOnly)
@@ -254,7 +265,9 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
     const { from, to } = editor.state.selection
     const caret = editor.view.coordsAtPos(from)
     const box = frame.current.getBoundingClientRect()
-    setLink({ range: { from, to }, at: { top: caret.bottom - box.top + 6, left: Math.max(0, Math.min(caret.left - box.left, box.width - 340)) } })
+    const at = { top: caret.bottom - box.top + 6, left: Math.max(0, Math.min(caret.left - box.left, box.width - 340)) }
+    // Drawn (and its field focused) before this key press ends: the next key goes to the address, never the text.
+    flushSync(() => setLink({ range: { from, to }, at }))
   }
 
   function openFind(replace: boolean) {
@@ -271,17 +284,21 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   })
 
   function toggleSource() {
-    if (source === null) {
-      const html = documentHtml(editor.state.doc)
-      sourceRef.current = html
-      setSource(html)
+    const opened = sourceOpened.current
+    if (source === null || sourceRef.current === null || !opened) {
+      const view = toSourceView(documentHtml(editor.state.doc), LOCAL_MEDIA_SCHEME)
+      sourceOpened.current = { text: view.source, names: view.names }
+      sourceRef.current = view.source
+      setSource(view.source)
       return
     }
-    const changed = sourceRef.current !== documentHtml(editor.state.doc)
+    const edited = sourceRef.current
     sourceRef.current = null
-    setSource(null)
+    sourceOpened.current = null
+    // Drawn now, so that the focus can go back to the text before the next key.
+    flushSync(() => setSource(null))
     // Back to the editor: the HTML as edited becomes the document (safe, and shaped by what the editor can hold).
-    if (changed) editor.commands.setContent(sanitizeHtml(source), { emitUpdate: true })
+    if (edited !== opened.text) editor.commands.setContent(sanitizeHtml(fromSourceView(edited, opened.names)), { emitUpdate: true })
     focusTextNow(editor.view)
   }
 
@@ -400,15 +417,11 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
           </div>
           <EditorText editor={editor} html={draft.content} hidden={source !== null} />
           {source !== null && (
-            <textarea
-              className="post-editor__source"
-              aria-label="HTML source"
-              spellCheck={false}
-              value={source}
+            <SourceEditor
+              text={source}
               readOnly={readOnly}
-              onChange={(event) => {
-                sourceRef.current = event.target.value
-                setSource(event.target.value)
+              onChange={(text) => {
+                sourceRef.current = text
                 session.contentChanged()
               }}
             />

@@ -13,6 +13,8 @@ import { isMac } from '../../lib/keys'
 export interface CaretKeysOptions {
   /** What PageUp and PageDown scroll, and by how much: the height of the text visible in it, in pixels. */
   pageOf(view: EditorView): { scroller: Element; height: number }
+  /** Scrolls the caret into view now: a scroll to it may still wait for the next frame when a key comes. */
+  revealCaret(view: EditorView): void
 }
 
 export const CaretKeys = Extension.create<CaretKeysOptions>({
@@ -20,10 +22,14 @@ export const CaretKeys = Extension.create<CaretKeysOptions>({
   // Before every other key handler: they all act on the selection, which must first be the one drawn.
   priority: 1000,
   addOptions() {
-    return { pageOf: () => ({ scroller: document.scrollingElement ?? document.documentElement, height: window.innerHeight }) }
+    return {
+      pageOf: () => ({ scroller: document.scrollingElement ?? document.documentElement, height: window.innerHeight }),
+      // ProseMirror's own scrolling to the selection is done at once: nothing waits.
+      revealCaret: () => {},
+    }
   },
   addProseMirrorPlugins() {
-    const moveKeys = keydownHandler(caretKeymap(this.options.pageOf))
+    const moveKeys = keydownHandler(caretKeymap(this.options))
     return [
       new Plugin({
         key: new PluginKey('caretKeys'),
@@ -38,7 +44,7 @@ export const CaretKeys = Extension.create<CaretKeysOptions>({
   },
 })
 
-function caretKeymap(pageOf: CaretKeysOptions['pageOf']): Record<string, Command> {
+function caretKeymap(options: CaretKeysOptions): Record<string, Command> {
   const keys: Record<string, Command> = {}
   const both = (key: string, move: (extend: boolean) => Command) => {
     keys[key] = move(false)
@@ -48,8 +54,8 @@ function caretKeymap(pageOf: CaretKeysOptions['pageOf']): Record<string, Command
   both(shortcuts.postEnd.keys, (extend) => toPostEdge(1, extend))
   both('Home', (extend) => toLineEdge(-1, extend))
   both('End', (extend) => toLineEdge(1, extend))
-  both('PageUp', (extend) => byPage(-1, extend, pageOf))
-  both('PageDown', (extend) => byPage(1, extend, pageOf))
+  both('PageUp', (extend) => byPage(-1, extend, options))
+  both('PageDown', (extend) => byPage(1, extend, options))
   if (isMac) {
     both('Mod-ArrowUp', (extend) => toPostEdge(-1, extend))
     both('Mod-ArrowDown', (extend) => toPostEdge(1, extend))
@@ -108,11 +114,14 @@ function besideSelection(selection: Selection, direction: Direction): Selection 
 
 /**
  * PageUp and PageDown: the pane scrolls a page, and the caret goes where the text under its old place on screen now
- * is, as the browser does; at the first or last page, to the start or end of the post.
+ * is, as the browser does; at the first or last page, to the start or end of the post. The caret is brought into view
+ * first: a key pressed just before (Ctrl+Home, typing) may have moved it where the pane has not yet scrolled, and
+ * measured off screen, PageDown scrolled only what was left of the pane and put the caret at the top of the post.
  */
-function byPage(direction: Direction, extend: boolean, pageOf: CaretKeysOptions['pageOf']): Command {
+function byPage(direction: Direction, extend: boolean, { pageOf, revealCaret }: CaretKeysOptions): Command {
   return (state, dispatch, view) => {
     if (!view) return false
+    revealCaret(view)
     const caret = view.coordsAtPos(state.selection.head)
     const { scroller, height } = pageOf(view)
     const before = scroller.scrollTop

@@ -13,6 +13,7 @@ import { FindInPost } from './find'
 import { sanitizeHtml } from './html'
 import { IMAGE_PARSE_RULES, imageAttributes, propertiesOf, renderImage } from './image-figure'
 import { ImageGuard } from './image-guard'
+import { rememberFileName } from './source-html'
 
 export const LOCAL_MEDIA_SCHEME = 'blogdesk-media:'
 
@@ -61,7 +62,7 @@ export function postExtensions(images: ImageServices, scrollInsets: ScrollInsets
     ScrollInFrame.configure({ insets: scrollInsets }),
     TypingStaysInTheText,
     SelectionKeptByProseMirror,
-    CaretKeys.configure({ pageOf: (view) => pageOf(view.dom, scrollInsets) }),
+    CaretKeys.configure({ pageOf: (view) => pageOf(view.dom, scrollInsets), revealCaret: (view) => scrollCaretIntoView(view, scrollInsets(view.dom)) }),
     ImageGuard,
     FindInPost,
   ]
@@ -305,6 +306,7 @@ export async function insertImages(view: EditorView, files: File[], at: number, 
     }
     if (view.isDestroyed) return
     rememberPreview(image)
+    rememberFileName(image.hash, file.name)
     const alt = await options.describeImage(image, altTextOf(file.name))
     if (alt === null || view.isDestroyed) continue
     const node = imageType.create({ src: `${LOCAL_MEDIA_SCHEME}${image.hash}`, alt })
