@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { Alert, Spinner } from '../../ui'
 import type { CodeEditor } from './code-editor'
-import { isMac } from './keys'
+import { isMac } from '../../lib/keys'
 import './source-editor.css'
 
 export interface SourceEditorProps {
