@@ -66,6 +66,8 @@ import type {
   Weblog,
   WeblogAddress,
   WeblogsRequest,
+  WeblogLook,
+  WeblogLookRequest,
 } from './shapes'
 
 export interface Channels {
@@ -145,6 +147,9 @@ export interface Channels {
   'feed:refresh': { request: FriendRef; result: FeedState }
   'feed:older': { request: FriendRef; result: FeedState }
   'feed:markSeen': { request: SeenRef; result: FriendSummary }
+
+  /** The weblog's own look (its stylesheets and the frame around a post), read by main and cached for offline use. */
+  'preview:look': { request: WeblogLookRequest; result: WeblogLook }
 }
 
 export interface Events {
@@ -293,6 +298,8 @@ export const requestChecks: { [C in Channel]: Check<RequestOf<C>> } = {
   'feed:refresh': friendRef,
   'feed:older': friendRef,
   'feed:markSeen': record<SeenRef>({ friendId: id, upTo: optional(text({ maxLength: 512 })) }),
+
+  'preview:look': record<WeblogLookRequest>({ accountId: id, weblogPostUri: uri, refresh: boolean }),
 }
 
 export const eventNames: { [E in Event]: true } = {

@@ -1,6 +1,7 @@
 // What the servers last said, kept so Blogdesk shows it at once and offline: an account's weblogs, albums and lists,
-// each weblog's categories, and the pages of feeds as last read. Every entry is replaced whole when fresh data arrives.
-import type { AlbumPhoto, ListEntry, ListType, Weblog } from '../../../src-shared/contract'
+// each weblog's categories and look (for the preview), and the pages of feeds as last read. Every entry is replaced
+// whole when fresh data arrives.
+import type { AlbumPhoto, ListEntry, ListType, Weblog, WeblogStyle } from '../../../src-shared/contract'
 import type { Collection, FeedPage, RemotePost } from '../atom'
 import type { LocalStore } from './database'
 
@@ -19,6 +20,7 @@ interface Kinds {
   'sent-photos': Sent<AlbumPhoto>[]
   'sent-list-entries': Sent<ListEntry>[]
   'list-type': ListType
+  'weblog-look': WeblogStyle
 }
 
 /** Something Blogdesk sent to an album or a list, as the server answered, by the outbox operation that sent it. */
@@ -127,6 +129,15 @@ export class Caches {
 
   rememberListType(accountId: string, listUri: string, type: ListType): void {
     this.#write(accountId, 'list-type', listUri, type)
+  }
+
+  /** The weblog's look as the preview shows it (its styles and the frame around a post), by the weblog's PostURI. */
+  weblogLook(accountId: string, weblogPostUri: string): Cached<WeblogStyle> | null {
+    return this.#read(accountId, 'weblog-look', weblogPostUri)
+  }
+
+  replaceWeblogLook(accountId: string, weblogPostUri: string, style: WeblogStyle): void {
+    this.#write(accountId, 'weblog-look', weblogPostUri, style)
   }
 
   #addSent<K extends 'sent-photos' | 'sent-list-entries'>(accountId: string, kind: K, key: string, sent: Kinds[K][number]): void {
