@@ -18,6 +18,7 @@ import { countWords, documentHtml, parseDocument, sanitizeHtml } from './html'
 import { shortcut, withModifier } from './keys'
 import { LinkPopover, type LinkPopoverProps } from './LinkPopover'
 import { AfterPause } from './pause'
+import { PostPreview } from './PostPreview'
 import { PublishStatus } from './PublishStatus'
 import { RevisionsPanel } from './RevisionsPanel'
 import { deletePublishedPost, importImage, previewUrlOf, readDraft, restoreRevision } from './requests'
@@ -139,6 +140,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   const [categories, setCategories] = useState(draft.categories)
   const [imageError, setImageError] = useState<ApiError | null>(null)
   const [source, setSource] = useState<string | null>(null)
+  const [previewing, setPreviewing] = useState(false)
   const [link, setLink] = useState<Pick<LinkPopoverProps, 'range' | 'at'> | null>(null)
   const [find, setFind] = useState<{ replace: boolean; request: number } | null>(null)
   const [deleting, setDeleting] = useState<'asking' | 'busy' | null>(null)
@@ -280,7 +282,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
       <h2 className="visually-hidden" id={titleId}>
         {`Editing “${title.trim() || 'Untitled'}”`}
       </h2>
-      <div className="post-editor__main">
+      <div className={classNames('post-editor__main', previewing && 'post-editor__main--previewing')}>
         <div className="post-editor__chrome">
           <header className="post-editor__bar">
             <StateBadge state={summary.state} accountId={summary.accountId} />
@@ -392,9 +394,13 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
             }}
           />
         </div>
+        {previewing && <PostPreview weblog={draft} title={title} editor={editor} source={source} />}
         <footer className="post-editor__footer">
           <Button variant="quiet" className="post-editor__source-toggle" aria-pressed={source !== null} disabled={readOnly} onClick={toggleSource}>
             HTML source
+          </Button>
+          <Button variant="quiet" className="post-preview-toggle" aria-pressed={previewing} onClick={() => setPreviewing(!previewing)}>
+            Preview
           </Button>
           <WordCount editor={editor} source={source} />
         </footer>
