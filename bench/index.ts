@@ -9,6 +9,7 @@ import { runFeedBench } from './feed'
 import { runFlushBench } from './flush'
 import { runLiveBench } from './live'
 import { runPhotoBench } from './photo'
+import { runPreviewBench } from './preview'
 import { runReconnectBench } from './reconnect'
 import { runServiceBench } from './service'
 import { runStartupBench } from './startup'
@@ -31,6 +32,7 @@ const suites: [string, () => Promise<BenchRow[]>][] = [
   ['Post editor: typing and opening long posts', runEditorBench],
   ['Startup with 1,000 drafts and 10,000 cached events', runStartupBench],
   ['Activity feed: 10,000 and 100,000 cached events', runFeedBench],
+  ['Preview: a 10,000-word post in the weblog’s look', runPreviewBench],
 ]
 
 const only = process.argv.slice(2)

@@ -13,6 +13,8 @@ export interface KnownPost {
 
 /** How much of a post's text (its spaces left out), from its start and from its end, one element of the page must hold. */
 const SNIPPET_CHARS = 60
+/** Places on the page where a post's opening is looked for (a frontpage may show its excerpt before the post). */
+const MAX_OCCURRENCES = 20
 /** Elements that hold a post's text, but inside a paragraph or a list: the frame is the block that holds them. */
 const CONTAINERS = new Set(['div', 'main', 'article', 'section', 'aside', 'td', 'body', 'blockquote', 'li'])
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6'])
@@ -23,15 +25,64 @@ const ENTRY_CLASSES = ['hentry', 'h-entry', 'entry', 'post', 'asset', 'type-post
 
 /** The frame around a known post on this page, or null when none of them is shown here whole. */
 export function frameOfKnownPost(document: HtmlDocument, posts: readonly KnownPost[]): PostFrame | null {
-  const elements = elementsOf(document)
+  const index = indexText(document)
   for (const post of posts) {
     const text = withoutSpaces(readText(parseHtml(post.content)))
     if (text.length === 0) continue
-    const content = deepestHolding(elements, text.slice(0, SNIPPET_CHARS), text.slice(-SNIPPET_CHARS))
+    const content = blockHolding(index, text)
     if (!content) continue
     const title = normalised(post.title)
     const found = title ? entryWithTitle(content, (heading) => normalised(readText(heading)) === title) : null
     return frameOf(document, found?.entry ?? parentElement(content) ?? content, found?.heading ?? null, content)
+  }
+  return null
+}
+
+/** The page's text without spaces, once, and where each block's text lies in it: one pass, however deep the page. */
+interface TextIndex {
+  text: string
+  blocks: { element: HtmlElement; start: number; end: number; depth: number }[]
+}
+
+function indexText(document: HtmlDocument): TextIndex {
+  const parts: string[] = []
+  let length = 0
+  const blocks: TextIndex['blocks'] = []
+  const walk = (nodes: readonly unknown[], depth: number) => {
+    for (const node of nodes as { type: string; data?: string; children?: unknown[] }[]) {
+      if (node.type === 'text') {
+        const part = withoutSpaces(node.data ?? '')
+        parts.push(part)
+        length += part.length
+      } else if (node.type === 'tag') {
+        const element = node as unknown as HtmlElement
+        const start = length
+        walk(element.children, depth + 1)
+        if (CONTAINERS.has(element.name)) blocks.push({ element, start, end: length, depth })
+      }
+      // Scripts, styles and comments hold no text a reader sees.
+    }
+  }
+  walk(document.children, 0)
+  return { text: parts.join(''), blocks }
+}
+
+/**
+ * The deepest block whose text runs from the post's first words to its last and is not much longer than the post (so
+ * not a page of several posts, of which the first's opening and another's ending were found).
+ */
+function blockHolding(index: TextIndex, text: string): HtmlElement | null {
+  const start = text.slice(0, SNIPPET_CHARS)
+  const end = text.slice(-SNIPPET_CHARS)
+  const longest = text.length * 1.5 + 200
+  for (let from = index.text.indexOf(start), tries = 0; from !== -1 && tries < MAX_OCCURRENCES; from = index.text.indexOf(start, from + 1), tries++) {
+    const to = index.text.indexOf(end, from)
+    if (to === -1) return null
+    let best: TextIndex['blocks'][number] | null = null
+    for (const block of index.blocks) {
+      if (block.start <= from && block.end >= to + end.length && block.end - block.start <= longest && (!best || block.depth > best.depth)) best = block
+    }
+    if (best) return best.element
   }
   return null
 }
@@ -48,23 +99,6 @@ export function frameByClassNames(document: HtmlDocument): PostFrame | null {
   }
   const article = elements.find((element) => element.name === 'article')
   return article ? frameOf(document, article, null, article) : null
-}
-
-/** The deepest block on the page whose text holds both ends of the post's text. */
-function deepestHolding(elements: HtmlElement[], start: string, end: string): HtmlElement | null {
-  let best: HtmlElement | null = null
-  let bestDepth = -1
-  for (const element of elements) {
-    if (!CONTAINERS.has(element.name)) continue
-    const text = withoutSpaces(readText(element))
-    if (!text.includes(start) || !text.includes(end)) continue
-    const depth = depthOf(element)
-    if (depth > bestDepth) {
-      best = element
-      bestDepth = depth
-    }
-  }
-  return best
 }
 
 /**
@@ -145,12 +179,6 @@ function classesOf(element: HtmlElement): string[] {
 function closest(element: HtmlElement, matches: (element: HtmlElement) => boolean): HtmlElement | null {
   for (let at = parentElement(element); at; at = parentElement(at)) if (matches(at)) return at
   return null
-}
-
-function depthOf(element: HtmlElement): number {
-  let depth = 0
-  for (let at = parentElement(element); at; at = parentElement(at)) depth += 1
-  return depth
 }
 
 /** Feeds and pages space a post's blocks differently ("</p>\n<p>" or "</p><p>"): its words are compared without. */

@@ -19,6 +19,7 @@ import { shortcut, withModifier } from './keys'
 import { LinkPopover, type LinkPopoverProps } from './LinkPopover'
 import { AfterPause } from './pause'
 import { PostPreview } from './PostPreview'
+import { readWeblogLook } from './preview-look'
 import { PublishStatus } from './PublishStatus'
 import { RevisionsPanel } from './RevisionsPanel'
 import { deletePublishedPost, importImage, previewUrlOf, readDraft, restoreRevision } from './requests'
@@ -208,6 +209,9 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   useEffect(() => {
     if (!draft.title && !draft.content) titleInput.current?.focus()
   }, [draft.title, draft.content])
+
+  // The preview's look is asked for now, so that the Preview toggle finds it ready.
+  useEffect(() => void readWeblogLook(draft, false).catch(() => {}), [draft])
 
   function publish() {
     if (!READ_ONLY_STATES.has(useDraftsStore.getState().latest[draft.id]?.state ?? draft.state)) void session.publish()

@@ -9,7 +9,7 @@ import { Button, ErrorNotice, Spinner } from '../../ui'
 import { localPreviewUrl } from './extensions'
 import { documentHtml } from './html'
 import { AfterPause } from './pause'
-import { lookOf, previewDocument } from './preview-document'
+import { lookOf, previewDocument, type PreviewPost } from './preview-document'
 import { readWeblogLook } from './preview-look'
 import { previewUrlOf } from './requests'
 import { formatExact } from './time'
@@ -73,7 +73,7 @@ export function PostPreview({ weblog, title, editor, source }: PostPreviewProps)
               Read the weblog’s style again
             </Button>
           </div>
-          <PreviewFrame look={state.look} title={title} html={source ?? editorHtml} />
+          <PreviewFrame look={state.look} post={{ title, html: source ?? editorHtml, fromEditor: source === null }} />
         </>
       )}
     </section>
@@ -82,11 +82,11 @@ export function PostPreview({ weblog, title, editor, source }: PostPreviewProps)
 
 interface PreviewFrameProps {
   look: WeblogLook
-  title: string
-  html: string
+  post: PreviewPost
 }
 
-function PreviewFrame({ look, title, html }: PreviewFrameProps) {
+function PreviewFrame({ look, post }: PreviewFrameProps) {
+  const { title, html, fromEditor } = post
   const frame = useRef<HTMLIFrameElement>(null)
   const { frame: postFrame, css } = lookOf(look)
 
@@ -95,7 +95,7 @@ function PreviewFrame({ look, title, html }: PreviewFrameProps) {
     let current = true
     const scrolled = iframe.contentWindow?.scrollY ?? 0
     iframe.dataset['ready'] = 'false'
-    void previewDocument(postFrame, { title, html }, (hash) => localPreviewUrl(hash, previewUrlOf)).then((markup) => {
+    void previewDocument(postFrame, { title, html, fromEditor }, (hash) => localPreviewUrl(hash, previewUrlOf)).then((markup) => {
       if (!current) return
       iframe.addEventListener(
         'load',
@@ -112,7 +112,7 @@ function PreviewFrame({ look, title, html }: PreviewFrameProps) {
     return () => {
       current = false
     }
-  }, [postFrame, css, title, html])
+  }, [postFrame, css, title, html, fromEditor])
 
   return (
     <iframe

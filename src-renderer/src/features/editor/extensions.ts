@@ -77,7 +77,7 @@ export async function localPreviewUrl(hash: string, previewOf: ImageServices['pr
   return url
 }
 
-export function localHashOf(src: string | null): string | null {
+function localHashOf(src: string | null): string | null {
   return src?.startsWith(LOCAL_MEDIA_SCHEME) ? src.slice(LOCAL_MEDIA_SCHEME.length) : null
 }
 

@@ -1,8 +1,8 @@
 // The preview's document: the draft put into the frame the weblog's page has around a post, as HTML for a sandboxed
-// frame's srcdoc. Built in a document that is never shown (nothing in it loads), from the post sanitised as pasted
-// HTML is, with images not yet uploaded shown from their local previews.
+// frame's srcdoc. Built in a document that is never shown (nothing in it loads), from the post as the editor's schema
+// writes it (or the source view's HTML, sanitised as pasted HTML is), with images not yet uploaded shown from their
+// local previews.
 import type { FrameElement, PostFrame, WeblogLook } from '../../../../src-shared/contract'
-import { localHashOf } from './extensions'
 import { sanitizeHtml } from './html'
 
 /**
@@ -41,6 +41,12 @@ pre { overflow-x: auto; }
 export interface PreviewPost {
   title: string
   html: string
+  /**
+   * The HTML is the editor's document written out: only what its schema holds (ProseMirror's parser dropped the
+   * rest), from text that was sanitised on its way in (pasted, or from the source view). The same HTML the weblog
+   * gets, so it is shown as it is; anything else (the source view's HTML as typed) is sanitised here first.
+   */
+  fromEditor: boolean
 }
 
 /** The look's frame and sheet, or the neutral ones. */
@@ -48,7 +54,16 @@ export function lookOf(look: WeblogLook | null): { frame: PostFrame; css: string
   return look?.style ? { frame: look.style.frame, css: look.style.css } : { frame: NEUTRAL_FRAME, css: NEUTRAL_CSS }
 }
 
-/** The whole document for the frame's srcdoc; `localImage` gives the URL showing `blogdesk-media:<hash>`. */
+/** Where the post's HTML goes in the frame's markup: a comment, which no serialised frame element can contain. */
+const CONTENT_PLACE = '<!--post-->'
+/** An image of the post not yet uploaded, as the sanitiser writes it: quotes in attribute values come out as &quot;. */
+const LOCAL_IMAGE_SOURCE = /(<img\b[^>]*?\ssrc=")blogdesk-media:([0-9a-f]{1,64})"/g
+
+/**
+ * The whole document for the frame's srcdoc; `localImage` gives the URL showing `blogdesk-media:<hash>`. The post's
+ * HTML, sanitised, goes into the frame's markup as text: parsing and writing out 10,000 words once more would take
+ * longer than the frame takes to draw them.
+ */
 export async function previewDocument(frame: PostFrame, post: PreviewPost, localImage: (hash: string) => Promise<string>): Promise<string> {
   const page = document.implementation.createHTMLDocument('')
   const root = page.documentElement
@@ -65,20 +80,25 @@ export async function previewDocument(frame: PostFrame, post: PreviewPost, local
   const entry = appendPath(page, page.body, frame.entry)
   const title = appendPath(page, entry, frame.title.length > 0 ? frame.title : [{ tag: 'h1', id: null, className: null }])
   title.textContent = post.title.trim() || 'Untitled'
-  const content = appendPath(page, entry, frame.content)
-  content.insertAdjacentHTML('beforeend', sanitizeHtml(post.html))
-  await Promise.all(
-    [...content.querySelectorAll('img')].map(async (image) => {
-      const hash = localHashOf(image.getAttribute('src'))
-      if (hash === null) return
-      try {
-        image.src = await localImage(hash)
-      } catch {
-        image.removeAttribute('src')
-      }
-    }),
+  appendPath(page, entry, frame.content).append(page.createComment('post'))
+  const content = await withLocalImages(post.fromEditor ? post.html : sanitizeHtml(post.html), localImage)
+  const markup = root.outerHTML
+  const place = markup.lastIndexOf(CONTENT_PLACE)
+  return `<!DOCTYPE html>\n${markup.slice(0, place)}${content}${markup.slice(place + CONTENT_PLACE.length)}`
+}
+
+/** The post's images not yet uploaded, shown from their previews; one whose preview is missing shows its alt text. */
+async function withLocalImages(html: string, localImage: (hash: string) => Promise<string>): Promise<string> {
+  const hashes = new Set([...html.matchAll(LOCAL_IMAGE_SOURCE)].map((match) => match[2]!))
+  if (hashes.size === 0) return html
+  const urls = new Map(
+    await Promise.all([...hashes].map(async (hash) => [hash, await localImage(hash).catch(() => '')] as const)),
   )
-  return `<!DOCTYPE html>\n${root.outerHTML}`
+  return html.replace(LOCAL_IMAGE_SOURCE, (_whole, start: string, hash: string) => `${start}${escapeAttribute(urls.get(hash) ?? '')}"`)
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')
 }
 
 function metaCharset(page: Document): HTMLMetaElement {
