@@ -29,11 +29,18 @@ export function frameOfKnownPost(document: HtmlDocument, posts: readonly KnownPo
   for (const post of posts) {
     const text = withoutSpaces(readText(parseHtml(post.content)))
     if (text.length === 0) continue
-    const content = blockHolding(index, text)
-    if (!content) continue
     const title = normalised(post.title)
-    const found = title ? entryWithTitle(content, (heading) => normalised(readText(heading)) === title) : null
-    return frameOf(document, found?.entry ?? parentElement(content) ?? content, found?.heading ?? null, content)
+    const candidates = blocksHolding(index, text)
+    // An excerpt of the post elsewhere on the page (a sidebar's "recent posts") finds the post's heading only far up
+    // the page: the post is where its title is nearest, in the deepest entry.
+    const entries = candidates.flatMap((content) => {
+      const found = title ? entryWithTitle(content, (heading) => normalised(readText(heading)) === title) : null
+      return found ? [{ ...found, content, depth: depthOf(found.entry) }] : []
+    })
+    const nearest = entries.reduce<(typeof entries)[number] | null>((best, entry) => (!best || entry.depth > best.depth ? entry : best), null)
+    if (nearest) return frameOf(document, nearest.entry, nearest.heading, nearest.content)
+    const [content] = candidates
+    if (content) return frameOf(document, parentElement(content) ?? content, null, content)
   }
   return null
 }
@@ -68,23 +75,24 @@ function indexText(document: HtmlDocument): TextIndex {
 }
 
 /**
- * The deepest block whose text runs from the post's first words to its last and is not much longer than the post (so
- * not a page of several posts, of which the first's opening and another's ending were found).
+ * For each place the post's first words are found, the deepest block whose text runs from there to its last words and
+ * is not much longer than the post (so not a page of several posts, one's opening and another's ending).
  */
-function blockHolding(index: TextIndex, text: string): HtmlElement | null {
+function blocksHolding(index: TextIndex, text: string): HtmlElement[] {
   const start = text.slice(0, SNIPPET_CHARS)
   const end = text.slice(-SNIPPET_CHARS)
   const longest = text.length * 1.5 + 200
+  const found: HtmlElement[] = []
   for (let from = index.text.indexOf(start), tries = 0; from !== -1 && tries < MAX_OCCURRENCES; from = index.text.indexOf(start, from + 1), tries++) {
     const to = index.text.indexOf(end, from)
-    if (to === -1) return null
+    if (to === -1) break
     let best: TextIndex['blocks'][number] | null = null
     for (const block of index.blocks) {
       if (block.start <= from && block.end >= to + end.length && block.end - block.start <= longest && (!best || block.depth > best.depth)) best = block
     }
-    if (best) return best.element
+    if (best && !found.includes(best.element)) found.push(best.element)
   }
-  return null
+  return found
 }
 
 /** The frame around the first element with a class weblog engines give an entry's text, or null. */
@@ -184,6 +192,12 @@ function closest(element: HtmlElement, matches: (element: HtmlElement) => boolea
 /** Feeds and pages space a post's blocks differently ("</p>\n<p>" or "</p><p>"): its words are compared without. */
 function withoutSpaces(text: string): string {
   return text.replace(/\s+/g, '')
+}
+
+function depthOf(element: HtmlElement): number {
+  let depth = 0
+  for (let at = parentElement(element); at; at = parentElement(at)) depth += 1
+  return depth
 }
 
 function normalised(text: string): string {

@@ -85,6 +85,15 @@ describe('readWeblogLook', () => {
     ])
   })
 
+  it('finds the post itself, not a page of posts, where its opening is also shown as an excerpt elsewhere', async () => {
+    const excerpt = '<aside class="recent"><h3>Recent</h3><p>Another day of writing. And then it rained.</p></aside>'
+    site.pages.set('/', html(MT_FRONTPAGE.replace('<div id="container">', `<div id="container">${excerpt}`)))
+    site.pages.set('/styles.css', css('body { margin: 0 }'))
+    const { style } = await read()
+    expect(style.frame.entry.at(-1)?.id).toBe('entry-2')
+    expect(style.frame.content.at(-1)?.className).toBe('asset-body')
+  })
+
   it('falls back on the class names weblog engines give an entry when no known post is on the page', async () => {
     site.pages.set('/', html(MT_FRONTPAGE))
     site.pages.set('/styles.css', css('body { margin: 0 }'))
