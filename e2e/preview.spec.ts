@@ -98,11 +98,13 @@ test('a weblog whose look was never read is previewed in a neutral style, saying
   const preview = new PreviewModel(app.page)
   const [weblog] = await fetchWeblogTitles(service.sandbox)
   await app.addAccount(service.sandbox)
+  // Gone before any draft is opened (the look is asked for as a draft opens), once the sidebar lists the weblog.
+  await expect(app.page.getByRole('list', { name: weblog!, exact: true }).getByRole('button', { name: 'Drafts', exact: true })).toBeVisible()
+  await service.stop()
   await editor.openDrafts(weblog!)
   await editor.write(TITLE, PARAGRAPHS)
   await expect(editor.saveState).toHaveText('Saved locally')
 
-  await service.stop()
   await preview.toggle.click()
   await preview.ready()
   await expect(preview.about).toHaveText(/^Shown in a neutral style: .*could not be reached/)
