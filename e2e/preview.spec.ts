@@ -86,7 +86,7 @@ test('the preview draws the draft in the weblog’s own style, with its local im
   await preview.ready()
   expect(await preview.styleOf('h1', 'color'), 'the cached look, offline').toBe(ACCENT.light)
   await preview.readAgain.click()
-  await expect(preview.about).toHaveText(/^The weblog’s look could not be read again \(.+\): this is how it looked when last read\.$/)
+  await expect(preview.about).toHaveText(/^The weblog’s look could not be read again: .+\. This is how it looked when last read\.$/)
   await preview.ready()
   expect(await preview.styleOf('body', 'font-family')).toBe('system-ui, sans-serif')
   await screenshots(app.page, testInfo, 'preview-offline-cached')

@@ -66,7 +66,7 @@ describe('preview:look', () => {
     const again = await look(true)
     expect(again.style).toEqual(online.style)
     expect(again.fetchedAt).toBe(online.fetchedAt)
-    expect(again.note).toMatch(/could not be read again .*this is how it looked when last read/)
+    expect(again.note).toMatch(/^The weblog’s look could not be read again: .+\. This is how it looked when last read\.$/)
 
     // Kept in the local store: a restarted app shows it offline too.
     const reopened = await fixture.reopen()

@@ -31,7 +31,7 @@ export function previewHandlers(services: Services): HandlersOf<'preview'> {
   async function readLook({ accountId, weblogPostUri }: WeblogLookRequest, cached: Cached<WeblogStyle> | null): Promise<WeblogLook> {
     const fallback = (reason: string): WeblogLook =>
       cached
-        ? { style: cached.value, note: `The weblog’s look could not be read again (${reason}): this is how it looked when last read.`, fetchedAt: cached.fetchedAt }
+        ? { style: cached.value, note: `The weblog’s look could not be read again: ${reason}. This is how it looked when last read.`, fetchedAt: cached.fetchedAt }
         : { style: null, note: `Shown in a neutral style: ${reason}.`, fetchedAt: null }
     if (!platform.connectivity.isOnline()) return fallback('this computer is offline')
     let weblogs
