@@ -10,6 +10,7 @@ import { runFlushBench } from './flush'
 import { runImageSizesBench } from './image-sizes'
 import { runLiveBench } from './live'
 import { runPhotoBench } from './photo'
+import { runPreviewBench } from './preview'
 import { runReconnectBench } from './reconnect'
 import { runServiceBench } from './service'
 import { runStartupBench } from './startup'
@@ -33,6 +34,7 @@ const suites: [string, () => Promise<BenchRow[]>][] = [
   ['Startup with 1,000 drafts and 10,000 cached events', runStartupBench],
   ['Activity feed: 10,000 and 100,000 cached events', runFeedBench],
   ['Image sizes: images of a post scaled before upload', runImageSizesBench],
+  ['Preview: a 10,000-word post in the weblog’s look', runPreviewBench],
 ]
 
 const only = process.argv.slice(2)

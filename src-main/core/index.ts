@@ -14,6 +14,7 @@ import {
   outboxHandlers,
   postsHandlers,
   weblogSettingsHandlers,
+  previewHandlers,
   type CoreEventListener,
   type Services,
 } from './handlers'
@@ -173,6 +174,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     ...collectionsHandlers(services),
     ...feedHandlers(services),
     ...weblogSettingsHandlers(services),
+    ...previewHandlers(services),
   }
   sync.start()
   feed.start()

@@ -70,10 +70,12 @@ export function notFoundPage(message: string): Reply {
 }
 
 const STYLE = `
-:root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.55; }
-body { margin: 0; padding: 2rem 1rem; }
+:root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.55; --ink: #1d2430; --accent: #1f5f8b; }
+@media (prefers-color-scheme: dark) { :root { --ink: #e4e8ee; --accent: #8cc4ea; } }
+body { margin: 0; padding: 2rem 1rem; color: var(--ink); }
 main { max-width: 42rem; margin: 0 auto; }
-h1 { font-size: 1.8rem; line-height: 1.2; margin: 0 0 1.5rem; }
+h1 { font-size: 1.8rem; line-height: 1.2; margin: 0 0 1.5rem; color: var(--accent); }
+a { color: var(--accent); }
 img { max-width: 100%; height: auto; }
 figure { margin: 1.25rem 0; }
 figcaption { font-size: 0.9rem; opacity: 0.8; margin-top: 0.35rem; }

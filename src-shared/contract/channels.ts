@@ -71,6 +71,8 @@ import type {
   WeblogsRequest,
   WeblogImageSettings,
   WeblogSettingsEdit,
+  WeblogLook,
+  WeblogLookRequest,
 } from './shapes'
 
 export interface Channels {
@@ -155,6 +157,8 @@ export interface Channels {
   /** What this computer keeps for the weblog: the widest its posts' images are sent at. */
   'weblogs:settings': { request: WeblogAddress; result: WeblogImageSettings }
   'weblogs:saveSettings': { request: WeblogSettingsEdit; result: WeblogImageSettings }
+  /** The weblog's own look (its stylesheets and the frame around a post), read by main and cached for offline use. */
+  'preview:look': { request: WeblogLookRequest; result: WeblogLook }
 }
 
 export interface Events {
@@ -307,6 +311,7 @@ export const requestChecks: { [C in Channel]: Check<RequestOf<C>> } = {
 
   'weblogs:settings': weblogAddress,
   'weblogs:saveSettings': record<WeblogSettingsEdit>({ accountId: id, weblogPostUri: uri, maxImageWidth: integer(IMAGE_WIDTH_LIMITS) }),
+  'preview:look': record<WeblogLookRequest>({ accountId: id, weblogPostUri: uri, refresh: boolean }),
 }
 
 export const eventNames: { [E in Event]: true } = {

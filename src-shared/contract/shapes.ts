@@ -529,3 +529,45 @@ export interface WeblogImageSettings {
 }
 
 export interface WeblogSettingsEdit extends WeblogAddress, WeblogImageSettings {}
+
+export interface WeblogLookRequest extends WeblogAddress {
+  /** Read the weblog's public page now, even when a recent copy is cached (the person's "Read again"). */
+  refresh: boolean
+}
+
+/** One element of the weblog's page around a post: its tag, id and classes, which its stylesheets select on. */
+export interface FrameElement {
+  tag: string
+  id: string | null
+  className: string | null
+}
+
+/**
+ * Where a post sits on the weblog's page, as paths of elements: `entry` from the body down to the element holding
+ * one post's title and text, then `title` and `content` each from there down to the element holding that part.
+ */
+export interface PostFrame {
+  root: FrameElement
+  body: FrameElement
+  entry: FrameElement[]
+  /** Empty when the page showed no title the post could be matched with: the preview puts a plain heading. */
+  title: FrameElement[]
+  content: FrameElement[]
+}
+
+export interface WeblogStyle {
+  /** Every stylesheet of the page in order, linked ones read by main and inlined: the preview needs no network. */
+  css: string
+  frame: PostFrame
+  /** The page the look was read from. */
+  pageUrl: string
+}
+
+export interface WeblogLook {
+  /** The weblog's own look; null when the preview must use a neutral reading style (`note` says why). */
+  style: WeblogStyle | null
+  /** Words for the person: why the style is neutral, or that an older copy is shown; null when all is well. */
+  note: string | null
+  /** When the look was read from the weblog (ISO 8601); null when it never was. */
+  fetchedAt: string | null
+}

@@ -1,6 +1,7 @@
 // What the servers last said, kept so Blogdesk shows it at once and offline: an account's weblogs, albums and lists,
-// each weblog's categories, and the pages of feeds as last read. Every entry is replaced whole when fresh data arrives.
-import type { AlbumPhoto, ListEntry, ListType, PhotoPreview, Weblog } from '../../../src-shared/contract'
+// each weblog's categories and look (for the preview), and the pages of feeds as last read. Every entry is replaced
+// whole when fresh data arrives.
+import type { AlbumPhoto, ListEntry, ListType, PhotoPreview, Weblog, WeblogStyle } from '../../../src-shared/contract'
 import type { Collection, FeedPage, RemotePost } from '../atom'
 import type { LocalStore } from './database'
 
@@ -19,6 +20,7 @@ interface Kinds {
   'sent-photos': Sent<AlbumPhoto>[]
   'sent-list-entries': Sent<ListEntry>[]
   'list-type': ListType
+  'weblog-look': WeblogStyle
   'album-feed': AlbumPhoto[]
   'list-feed': ListFeed
   'photo-preview': PhotoPreview
@@ -169,6 +171,15 @@ export class Caches {
 
   forgetPhotoPreview(accountId: string, hash: string): void {
     this.#store.run("DELETE FROM caches WHERE account_id = :accountId AND kind = 'photo-preview' AND key = :hash", { accountId, hash })
+  }
+
+  /** The weblog's look as the preview shows it (its styles and the frame around a post), by the weblog's PostURI. */
+  weblogLook(accountId: string, weblogPostUri: string): Cached<WeblogStyle> | null {
+    return this.#read(accountId, 'weblog-look', weblogPostUri)
+  }
+
+  replaceWeblogLook(accountId: string, weblogPostUri: string, style: WeblogStyle): void {
+    this.#write(accountId, 'weblog-look', weblogPostUri, style)
   }
 
   #addSent<K extends 'sent-photos' | 'sent-list-entries'>(accountId: string, kind: K, key: string, sent: Kinds[K][number]): void {

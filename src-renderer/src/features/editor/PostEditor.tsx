@@ -20,6 +20,8 @@ import { countWords, documentHtml, parseDocument, sanitizeHtml } from './html'
 import { matchesKeys, shortcut } from '../../lib/keys'
 import { LinkPopover, type LinkPopoverProps } from './LinkPopover'
 import { AfterPause } from './pause'
+import { PostPreview } from './PostPreview'
+import { readWeblogLook } from './preview-look'
 import { confirmPublishByKeys, publishByKeysConfirmed, PublishConfirm } from './PublishConfirm'
 import { SourceEditor } from './SourceEditor'
 import { fromSourceView, toSourceView, type MediaNames } from './source-html'
@@ -144,6 +146,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   const [categories, setCategories] = useState(draft.categories)
   const [imageError, setImageError] = useState<ApiError | null>(null)
   const [source, setSource] = useState<string | null>(null)
+  const [previewing, setPreviewing] = useState(false)
   const [link, setLink] = useState<Pick<LinkPopoverProps, 'range' | 'at'> | null>(null)
   const [find, setFind] = useState<{ replace: boolean; request: number } | null>(null)
   const [deleting, setDeleting] = useState<'asking' | 'busy' | null>(null)
@@ -224,6 +227,9 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   useEffect(() => {
     if (!draft.title && !draft.content) titleInput.current?.focus()
   }, [draft.title, draft.content])
+
+  // The preview's look is asked for now, so that the Preview toggle finds it ready.
+  useEffect(() => void readWeblogLook(draft, false).catch(() => {}), [draft])
 
   function publish() {
     if (READ_ONLY_STATES.has(useDraftsStore.getState().latest[draft.id]?.state ?? draft.state)) return
@@ -333,7 +339,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
       <h2 className="visually-hidden" id={titleId}>
         {`Editing “${title.trim() || 'Untitled'}”`}
       </h2>
-      <div className="post-editor__main">
+      <div className={classNames('post-editor__main', previewing && 'post-editor__main--previewing')}>
         <div className="post-editor__chrome">
           <header className="post-editor__bar">
             <StateBadge state={summary.state} accountId={summary.accountId} />
@@ -443,9 +449,13 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
             }}
           />
         </div>
+        {previewing && <PostPreview weblog={draft} title={title} editor={editor} source={source} />}
         <footer className="post-editor__footer">
           <Button variant="quiet" className="post-editor__source-toggle" aria-pressed={source !== null} disabled={readOnly} onClick={toggleSource}>
             HTML source
+          </Button>
+          <Button variant="quiet" className="post-preview-toggle" aria-pressed={previewing} onClick={() => setPreviewing(!previewing)}>
+            Preview
           </Button>
           <WordCount editor={editor} source={source} />
         </footer>

@@ -83,6 +83,15 @@ export function shownSourceOf(src: string): string | null {
   return hash === null ? src : (previewUrls.get(hash) ?? null)
 }
 
+/** What `blogdesk-media:<hash>` shows, as the editor shows it: the session's copy, else the main process's (kept). */
+export async function localPreviewUrl(hash: string, previewOf: ImageServices['previewOf']): Promise<string> {
+  const known = previewUrls.get(hash)
+  if (known) return known
+  const url = await previewOf(hash)
+  previewUrls.set(hash, url)
+  return url
+}
+
 function localHashOf(src: string | null): string | null {
   return src?.startsWith(LOCAL_MEDIA_SCHEME) ? src.slice(LOCAL_MEDIA_SCHEME.length) : null
 }
