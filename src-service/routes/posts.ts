@@ -4,13 +4,13 @@
 import {
   ATOM_03_VERSION,
   ATOM_MEDIA_TYPE,
-  formatW3cDate,
   writeCategories,
   writeEntry,
   writeFeed,
   type AtomLink,
 } from '../../src-protocol'
 import type { AuthenticatedHandler } from '../auth/wsse'
+import { w3cNow, type ServiceClock } from '../clock'
 import { registerWeblogPages } from '../public/weblog-pages'
 import type { Post, PostFields, Store, User, Weblog } from '../store'
 import { MAX_ENTRY_BYTES, readAtomBody } from './body'
@@ -32,18 +32,19 @@ export function registerPostRoutes(
   router: Router,
   store: Store,
   withWsse: (handler: AuthenticatedHandler) => Handler,
+  clock: ServiceClock,
 ): void {
   const feed = '/t/atom/weblog/blog_id=:blogId'
   const entry = `${feed}/entry_id=:entryId`
   router
     .get(feed, withWsse(feedPage(store)))
-    .post(feed, withWsse(createPost(store)))
+    .post(feed, withWsse(createPost(store, clock)))
     .get(`${feed}/offset=:offset`, withWsse(feedPage(store)))
     .get(`${feed}/svc=categories`, withWsse(categoryList(store)))
     .get(entry, withWsse(readPost(store)))
-    .put(entry, withWsse(replacePost(store)))
+    .put(entry, withWsse(replacePost(store, clock)))
     .delete(entry, withWsse(deletePost(store)))
-  registerWeblogPages(router, store)
+  registerWeblogPages(router, store, clock)
 }
 
 function feedPage(store: Store): AuthenticatedHandler {
@@ -88,7 +89,7 @@ function renderFeedPage(store: Store, weblog: Weblog, offset: number, user: User
   })
 }
 
-function createPost(store: Store): AuthenticatedHandler {
+function createPost(store: Store, clock: ServiceClock): AuthenticatedHandler {
   return async ({ request, origin, params }, user) => {
     const weblog = ownedWeblog(store, user, params['blogId'])
     const xml = await readAtomBody(request, MAX_ENTRY_BYTES)
@@ -98,11 +99,12 @@ function createPost(store: Store): AuthenticatedHandler {
     if (earlier) return earlier
 
     const draft = draftFromEntry(entryFromBody(xml, request, origin))
-    const createdAt = now()
+    const createdAt = w3cNow(clock)
     const fields = postFields(store, weblog, draft, createdAt)
     return store.transaction(() => {
       const post = store.posts.create(weblog.id, user.id, fields, createdAt)
-      store.events.record({ actorId: user.id, verb: 'NewAsset', objectType: 'Post', objectId: post.id })
+      // A scheduled post's event waits for its date (scheduled-posts.ts).
+      if (!post.scheduled) store.events.record({ actorId: user.id, verb: 'NewAsset', objectType: 'Post', objectId: post.id, published: createdAt })
       const location = postAddresses(origin, weblog, post.id).edit
       const reply = entryReply(201, post, weblog, user, origin, { Location: location })
       if (idempotent) remember(store.idempotency, user.id, idempotent, reply)
@@ -122,13 +124,13 @@ function readPost(store: Store): AuthenticatedHandler {
  * PUT replaces the post with what the entry describes (an entry without content or categories leaves the post
  * without them), except its date: a post keeps it when the entry leaves <issued> out.
  */
-function replacePost(store: Store): AuthenticatedHandler {
+function replacePost(store: Store, clock: ServiceClock): AuthenticatedHandler {
   return async ({ request, origin, params }, user) => {
     const weblog = ownedWeblog(store, user, params['blogId'])
     const existing = postOf(store, user, weblog, params['entryId'])
     const draft = draftFromEntry(entryFromBody(await readAtomBody(request, MAX_ENTRY_BYTES), request, origin))
     const fields = postFields(store, weblog, draft, existing.issued)
-    const post = store.transaction(() => store.posts.update(existing.id, fields, now()))
+    const post = store.transaction(() => store.posts.update(existing.id, fields, w3cNow(clock)))
     return entryReply(200, post, weblog, user, origin)
   }
 }
@@ -209,8 +211,4 @@ function offsetOf(text: string): number {
     )
   }
   return offset
-}
-
-function now(): string {
-  return formatW3cDate(new Date())
 }
