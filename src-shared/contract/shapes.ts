@@ -187,6 +187,8 @@ export interface DraftSummary {
   scheduledFor: string | null
   /** Held in this computer's outbox until `scheduledFor`, because the server would publish it at once. */
   heldOnThisComputer: boolean
+  /** Categories sent that the weblog did not keep, by its last answer (Movable Type keeps only the first). */
+  droppedCategories: string[]
 }
 
 /** The server's copy of a post that changed under a draft, kept for the side-by-side view. */
@@ -224,8 +226,6 @@ export interface PostDraft extends DraftSummary {
   summary: string
   /** The publish date chosen (ISO, UTC), back-dated or in the future; null: when it is published (or as published). */
   issued: string | null
-  /** Categories sent that the weblog did not keep, by its last answer (Movable Type keeps only the first). */
-  droppedCategories: string[]
   /** Set while the draft is in conflict: the server's version. */
   conflict: PostVersion | null
 }

@@ -249,6 +249,7 @@ export function summaryOf(draft: Draft, heldUntil = 0): DraftSummary {
     unpublishedChanges: draft.unpublishedChanges,
     scheduledFor: draft.issued !== null && Date.parse(draft.issued) > Date.now() ? draft.issued : null,
     heldOnThisComputer: heldUntil > 0,
+    droppedCategories: draft.droppedCategories,
   }
 }
 
@@ -260,7 +261,6 @@ export function postDraftOf(draft: Draft, heldUntil = 0): PostDraft {
     categories: draft.categories,
     summary: draft.summary,
     issued: draft.issued,
-    droppedCategories: draft.droppedCategories,
     conflict: server ? { title: server.title, content: server.content, categories: server.categories, modified: server.modified } : null,
   }
 }

@@ -18,6 +18,7 @@ import { countWords, documentHtml, parseDocument, sanitizeHtml } from './html'
 import { shortcut, withModifier } from './keys'
 import { LinkPopover, type LinkPopoverProps } from './LinkPopover'
 import { AfterPause } from './pause'
+import { PostProperties } from './PostProperties'
 import { PublishStatus } from './PublishStatus'
 import { RevisionsPanel } from './RevisionsPanel'
 import { deletePublishedPost, importImage, previewUrlOf, readDraft, restoreRevision } from './requests'
@@ -254,7 +255,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
     onReplaced(await restoreRevision(draft.id, revisionId))
   }
 
-  const published = summary.permalink !== null
+  const published = summary.live
 
   /** A draft never published goes to the Trash, to be undone; a published post's deletion is asked about first. */
   async function remove() {
@@ -300,10 +301,10 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
               variant="primary"
               disabled={readOnly || publishing}
               aria-keyshortcuts={PUBLISH_KEYS.aria}
-              title={`Publish (${PUBLISH_KEYS.shown})`}
+              title={`${published ? 'Update the published post' : 'Publish'} (${PUBLISH_KEYS.shown})`}
               onClick={publish}
             >
-              {published ? 'Publish changes' : 'Publish'}
+              {published ? 'Update' : 'Publish'}
             </Button>
           </header>
           <PublishStatus draft={summary} publishError={publishError} onPublish={publish} />
@@ -361,6 +362,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
               />
             </Suspense>
           </div>
+          <PostProperties draft={draft} summary={summary} readOnly={readOnly} onChange={(properties) => session.propertiesChanged(properties)} />
           <EditorText editor={editor} html={draft.content} hidden={source !== null} />
           {source !== null && (
             <textarea
