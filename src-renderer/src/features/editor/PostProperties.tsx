@@ -21,7 +21,9 @@ export function PostProperties({ draft, summary, readOnly, onChange }: PostPrope
   const [issued, setIssued] = useState<string | null>(draft.issued)
   const [excerpt, setExcerpt] = useState(draft.summary)
   const id = useId()
-  const scheduled = issued !== null && Date.parse(issued) > Date.now()
+  // "Now" as the editor opened: a date is in the future for this session's wording, without re-reading the clock.
+  const [openedAt] = useState(() => Date.now())
+  const scheduled = issued !== null && Date.parse(issued) > openedAt
 
   function chooseIssued(next: string | null) {
     setIssued(next)
