@@ -14,8 +14,14 @@ import { PostsModel } from './models/posts'
 async function serverPost(sandbox: Sandbox, title: string) {
   const { atomBase, username, apiPassword } = sandbox
   const client = new AtomClient({ fetch, credentials: async () => ({ username, password: apiPassword }) })
-  const feedUri = `${atomBase}/t/atom/weblog/blog_id=1`
-  return (await client.feedPage(feedUri)).posts.find((post) => post.title === title)
+  // A back-dated post sorts far down: every page is looked at.
+  for (let uri: string | null = `${atomBase}/t/atom/weblog/blog_id=1`; uri !== null; ) {
+    const page = await client.feedPage(uri)
+    const found = page.posts.find((post) => post.title === title)
+    if (found) return found
+    uri = page.next
+  }
+  return undefined
 }
 
 async function properties(page: Page) {
