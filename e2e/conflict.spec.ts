@@ -54,7 +54,7 @@ test.describe('a post changed on the server while it was edited here', () => {
     await expect(app.page.locator('[id="blog"], [name="api"]')).toHaveCount(0)
     await published.elsewhere.updatePost(published.editUri, { ...theirs, categories: ['Travel', 'Kitchen'] })
     await title.fill('Tram 28, in the rain')
-    await app.page.getByRole('button', { name: 'Publish changes' }).click()
+    await app.page.getByRole('button', { name: 'Update', exact: true }).click()
 
     await expect(posts.conflictView).toBeVisible()
     await expect(posts.conflictVersion('Yours')).toContainText('Tram 28, in the rain')
@@ -91,7 +91,7 @@ test.describe('a post changed on the server while it was edited here', () => {
     await expect(title).toHaveValue(original.title)
     await published.elsewhere.updatePost(published.editUri, { ...theirs, categories: ['Travel'] })
     await title.fill('Tram 28, in the rain')
-    await app.page.getByRole('button', { name: 'Publish changes' }).click()
+    await app.page.getByRole('button', { name: 'Update', exact: true }).click()
 
     await expect(posts.conflictView).toBeVisible()
     await posts.conflictView.getByRole('button', { name: 'Merge by hand' }).click()

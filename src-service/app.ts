@@ -2,6 +2,7 @@
 // process) owns the socket and tells the service the origin it is reachable at.
 import type { RequestListener } from 'node:http'
 import { wsseGuard } from './auth/wsse'
+import { systemClock, type ServiceClock } from './clock'
 import { ensureDemoAccount, type SandboxAccount } from './demo'
 import { startSimulation } from './demo/simulate'
 import { createLookups, type LookupOptions } from './lookup'
@@ -17,8 +18,12 @@ import { registerListRoutes } from './routes/lists'
 import { registerOAuthRoutes } from './routes/oauth'
 import { registerPostRoutes } from './routes/posts'
 import { Router } from './routes/router'
+import { releaseScheduledPosts } from './routes/scheduled-posts'
 import { SetupError } from './setup-error'
 import { openStore } from './store'
+
+/** How often a scheduled post's date is looked for between requests. */
+const SCHEDULED_RELEASE_INTERVAL_MS = 5_000
 
 export interface ServiceOptions {
   dataDir: string
@@ -38,6 +43,8 @@ export interface ServiceOptions {
   liveStreams?: LiveStreamOptions | false
   /** Offer each album's and list's contents as a feed (`service.feed`); false serves none, as other servers. */
   collectionFeeds?: boolean
+  /** The service's clock: when a post is stored, and when a scheduled one goes public. The system's when absent. */
+  clock?: ServiceClock
 }
 
 export interface Service {
@@ -61,6 +68,7 @@ export async function createService({
   wsseNoncesPerUser,
   liveStreams = {},
   collectionFeeds = true,
+  clock = systemClock,
 }: ServiceOptions): Promise<Service> {
   const files = serviceResources(resources)
   const store = openStore(dataDir)
@@ -69,7 +77,7 @@ export async function createService({
     const sandbox = demo ? await ensureDemoAccount(store, media, files) : null
     const withWsse = wsseGuard(store.users, wsseNoncesPerUser)
     const router = new Router({ errorReplyFor }).get('/t/atom/weblog', withWsse(weblogRoot(store.weblogs)))
-    registerPostRoutes(router, store, withWsse)
+    registerPostRoutes(router, store, withWsse, clock)
     registerListRoutes(router, store, withWsse, createLookups({ catalogueFile: files.catalogueFile, ...lookup }), collectionFeeds)
     registerMediaRoutes(router, store, media, withWsse, collectionFeeds)
     registerOAuthRoutes(router, store)
@@ -80,11 +88,21 @@ export async function createService({
       throw new SetupError('--simulate makes the demo friends act, so it needs the demo data: add --demo.')
     }
     const simulation = simulate === undefined || !sandbox ? null : startSimulation(store, sandbox.username, simulate)
+    // Open live streams hear of a scheduled post going public without waiting for someone's request.
+    const releases = setInterval(() => releaseScheduledPosts(store, clock), SCHEDULED_RELEASE_INTERVAL_MS)
+    releases.unref()
     return {
       sandbox,
-      requestListener: (origin) => router.listener(new URL(origin).origin),
+      requestListener: (origin) => {
+        const listener = router.listener(new URL(origin).origin)
+        return (request, response) => {
+          releaseScheduledPosts(store, clock)
+          listener(request, response)
+        }
+      },
       endLiveStreams: () => liveEvents?.close(),
       close: () => {
+        clearInterval(releases)
         liveEvents?.close()
         simulation?.stop()
         store.close()

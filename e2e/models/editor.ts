@@ -105,7 +105,7 @@ export class EditorModel {
   }
 
   get publishButton(): Locator {
-    return this.editor.getByRole('button', { name: /^Publish( changes)?$/ })
+    return this.editor.getByRole('button', { name: /^(Publish|Update)$/ })
   }
 
   /** The badge beside the save state: Draft, Queued, Sending, Published, Needs attention. */

@@ -1,5 +1,6 @@
 // The pages behind a weblog's and a post's `alternate` links, for the person who clicks a permalink: readable
 // without signing in, every piece of user text escaped, post bodies sanitised (sanitize.ts).
+import { w3cNow, type ServiceClock } from '../clock'
 import { idOf, postAddresses, weblogAddresses } from '../routes/posts-entry'
 import type { Handler, Reply } from '../routes/reply'
 import type { Router } from '../routes/router'
@@ -10,11 +11,11 @@ import { contentHtml } from './sanitize'
 /** The weblog page lists this many of the latest posts, like a feed page. */
 const POSTS_ON_WEBLOG_PAGE = 20
 
-export function registerWeblogPages(router: Router, store: Store): void {
+export function registerWeblogPages(router: Router, store: Store, clock: ServiceClock): void {
   router
     .get('/blogs/:slug', weblogWithoutSlash(store))
-    .get('/blogs/:slug/', weblogPage(store))
-    .get('/blogs/:slug/:postId', postPage(store))
+    .get('/blogs/:slug/', weblogPage(store, clock))
+    .get('/blogs/:slug/:postId', postPage(store, clock))
 }
 
 function weblogWithoutSlash(store: Store): Handler {
@@ -25,11 +26,12 @@ function weblogWithoutSlash(store: Store): Handler {
   }
 }
 
-function weblogPage(store: Store): Handler {
+/** Lists the posts dated up to now: a scheduled post appears when its date comes. */
+function weblogPage(store: Store, clock: ServiceClock): Handler {
   return ({ params }) => {
     const weblog = store.weblogs.findBySlug(params['slug'] ?? '')
     if (!weblog) return noSuchWeblog(params['slug'])
-    const posts = store.posts.page(weblog.id, 0, POSTS_ON_WEBLOG_PAGE)
+    const posts = store.posts.publicPage(weblog.id, w3cNow(clock), POSTS_ON_WEBLOG_PAGE)
     const list =
       posts.length === 0
         ? '<p>Nothing has been posted here yet.</p>'
@@ -44,13 +46,14 @@ function postListItem(weblog: Weblog, post: Post): string {
   return `<li>${link}\n${postMeta(post)}${summary}</li>`
 }
 
-function postPage(store: Store): Handler {
+function postPage(store: Store, clock: ServiceClock): Handler {
   return ({ params }) => {
     const weblog = store.weblogs.findBySlug(params['slug'] ?? '')
     if (!weblog) return noSuchWeblog(params['slug'])
     const id = idOf(params['postId'])
     const post = id === null ? null : store.posts.find(id)
-    if (!post || post.weblogId !== weblog.id) {
+    // A post scheduled for later is not there yet, to the public, exactly as one that never was.
+    if (!post || post.weblogId !== weblog.id || post.issued > w3cNow(clock)) {
       return notFoundPage(`${weblog.title} has no post ${params['postId'] ?? ''}. It may have been deleted.`)
     }
     const body = [

@@ -24,6 +24,7 @@ describe('GET /t/atom/weblog', () => {
         { rel: 'service.feed', href: feed, type: ATOM_MEDIA_TYPE, title: weblog.title },
         { rel: 'service.upload', href: `${feed}/svc=upload`, type: ATOM_MEDIA_TYPE, title: weblog.title },
         { rel: 'service.categories', href: `${feed}/svc=categories`, type: ATOM_MEDIA_TYPE, title: weblog.title },
+        { rel: 'x-blogdesk.scheduling', href: feed, type: ATOM_MEDIA_TYPE, title: weblog.title },
         { rel: 'alternate', href: `${service.origin}/blogs/${weblog.slug}/`, type: 'text/html', title: weblog.title },
       ]
     }

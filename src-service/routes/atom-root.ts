@@ -4,7 +4,13 @@ import type { AuthenticatedHandler } from '../auth/wsse'
 import type { Weblog, Weblogs } from '../store'
 import { atomReply } from './reply'
 
-/** GET /t/atom/weblog: each weblog's PostURI, FeedURI, UploadURI, CategoryURI and public page. */
+/** Blogdesk's extension: this PostURI keeps a post dated in the future off the weblog's public pages until then. */
+export const SCHEDULING_REL = 'x-blogdesk.scheduling'
+
+/**
+ * GET /t/atom/weblog: each weblog's PostURI, FeedURI, UploadURI, CategoryURI and public page, and the scheduling
+ * extension's link: a post sent there dated in the future waits off the public pages until then (docs/PROTOCOL.md).
+ */
 export function weblogRoot(weblogs: Weblogs): AuthenticatedHandler {
   return ({ origin }, user) =>
     atomReply(200, writeLinkFeed(weblogs.ownedBy(user.id).flatMap((weblog) => weblogLinks(origin, weblog))))
@@ -19,6 +25,7 @@ function weblogLinks(origin: string, weblog: Weblog): AtomLink[] {
     atomLink('service.feed', feedUri),
     atomLink('service.upload', `${feedUri}/svc=upload`),
     atomLink('service.categories', `${feedUri}/svc=categories`),
+    atomLink(SCHEDULING_REL, feedUri),
     { rel: 'alternate', href: `${origin}/blogs/${encodeURIComponent(weblog.slug)}/`, type: 'text/html', title },
   ]
 }

@@ -1,8 +1,9 @@
 // A weblog's Atom 0.3 interface (spec §4.2): FeedURI pages (feed-pages.ts), PostURI create, EditURI
 // read/replace/delete and the CategoryURI document. Every write is one transaction with its event and idempotency record, so a refused or
 // failed request leaves nothing behind.
-import { ATOM_MEDIA_TYPE, formatW3cDate, writeCategories, writeEntry } from '../../src-protocol'
+import { ATOM_MEDIA_TYPE, writeCategories, writeEntry } from '../../src-protocol'
 import type { AuthenticatedHandler } from '../auth/wsse'
+import { w3cNow, type ServiceClock } from '../clock'
 import { registerWeblogPages } from '../public/weblog-pages'
 import type { Post, PostFields, Store, User, Weblog } from '../store'
 import { MAX_ENTRY_BYTES, readAtomBody } from './body'
@@ -19,6 +20,7 @@ export function registerPostRoutes(
   router: Router,
   store: Store,
   withWsse: (handler: AuthenticatedHandler) => Handler,
+  clock: ServiceClock,
 ): void {
   const feed = '/t/atom/weblog/blog_id=:blogId'
   const entry = `${feed}/entry_id=:entryId`
@@ -27,12 +29,12 @@ export function registerPostRoutes(
     return { key: `weblog ${weblog.id}`, feed: weblogFeed(store, weblog, user, origin) }
   })
   router
-    .post(feed, withWsse(createPost(store)))
+    .post(feed, withWsse(createPost(store, clock)))
     .get(`${feed}/svc=categories`, withWsse(categoryList(store)))
     .get(entry, withWsse(readPost(store)))
-    .put(entry, withWsse(replacePost(store)))
+    .put(entry, withWsse(replacePost(store, clock)))
     .delete(entry, withWsse(deletePost(store)))
-  registerWeblogPages(router, store)
+  registerWeblogPages(router, store, clock)
 }
 
 function weblogFeed(store: Store, weblog: Weblog, user: User, origin: string): PagedFeed<Post> {
@@ -50,7 +52,7 @@ function weblogFeed(store: Store, weblog: Weblog, user: User, origin: string): P
   }
 }
 
-function createPost(store: Store): AuthenticatedHandler {
+function createPost(store: Store, clock: ServiceClock): AuthenticatedHandler {
   return async ({ request, origin, params }, user) => {
     const weblog = ownedWeblog(store, user, params['blogId'])
     const xml = await readAtomBody(request, MAX_ENTRY_BYTES)
@@ -60,11 +62,12 @@ function createPost(store: Store): AuthenticatedHandler {
     if (earlier) return earlier
 
     const draft = draftFromEntry(entryFromBody(xml, request, origin))
-    const createdAt = now()
+    const createdAt = w3cNow(clock)
     const fields = postFields(store, weblog, draft, createdAt)
     return store.transaction(() => {
       const post = store.posts.create(weblog.id, user.id, fields, createdAt)
-      store.events.record({ actorId: user.id, verb: 'NewAsset', objectType: 'Post', objectId: post.id })
+      // A scheduled post's event waits for its date (scheduled-posts.ts).
+      if (!post.scheduled) store.events.record({ actorId: user.id, verb: 'NewAsset', objectType: 'Post', objectId: post.id, published: createdAt })
       const location = postAddresses(origin, weblog, post.id).edit
       const reply = entryReply(201, post, weblog, user, origin, { Location: location })
       if (idempotent) remember(store.idempotency, user.id, idempotent, reply)
@@ -84,13 +87,13 @@ function readPost(store: Store): AuthenticatedHandler {
  * PUT replaces the post with what the entry describes (an entry without content or categories leaves the post
  * without them), except its date: a post keeps it when the entry leaves <issued> out.
  */
-function replacePost(store: Store): AuthenticatedHandler {
+function replacePost(store: Store, clock: ServiceClock): AuthenticatedHandler {
   return async ({ request, origin, params }, user) => {
     const weblog = ownedWeblog(store, user, params['blogId'])
     const existing = postOf(store, user, weblog, params['entryId'])
     const draft = draftFromEntry(entryFromBody(await readAtomBody(request, MAX_ENTRY_BYTES), request, origin))
     const fields = postFields(store, weblog, draft, existing.issued)
-    const post = store.transaction(() => store.posts.update(existing.id, fields, now()))
+    const post = store.transaction(() => store.posts.update(existing.id, fields, w3cNow(clock)))
     return entryReply(200, post, weblog, user, origin)
   }
 }
@@ -159,8 +162,4 @@ function postOf(store: Store, user: User, weblog: Weblog, entryId: string | unde
     )
   }
   return post
-}
-
-function now(): string {
-  return formatW3cDate(new Date())
 }

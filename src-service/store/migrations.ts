@@ -325,6 +325,16 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX oauth_nonces_by_timestamp ON oauth_nonces (timestamp);
     `,
   },
+  {
+    version: 8,
+    name: 'scheduled posts',
+    // A post dated in the future when it was stored waits, off public pages and out of the events, until its date
+    // (routes/scheduled-posts.ts); `scheduled` says its NewAsset event is still to be recorded.
+    sql: `
+      ALTER TABLE posts ADD COLUMN scheduled INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX posts_scheduled_by_issued ON posts (issued) WHERE scheduled = 1;
+    `,
+  },
 ]
 
 /**

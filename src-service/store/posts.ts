@@ -22,6 +22,8 @@ export interface Post extends Omit<PostFields, 'categories'> {
   authorId: number
   /** When the post was last changed. */
   modified: string
+  /** Dated in the future when stored, and that date not yet come: off public pages, its event not yet recorded. */
+  scheduled: boolean
   /** When the service first stored it. */
   created: string
   /** Category names, alphabetical. */
@@ -35,11 +37,11 @@ export class Posts {
     this.#db = db
   }
 
-  /** Stores a new post; `now` (W3CDTF) becomes its created and modified time. */
+  /** Stores a new post; `now` (W3CDTF) becomes its created and modified time; one dated after it is scheduled. */
   create(weblogId: number, authorId: number, fields: PostFields, now: string): Post {
     const id = this.#db.run(
-      `INSERT INTO posts (weblog_id, author_id, title, content, content_kind, summary, issued, modified, created)
-       VALUES (:weblogId, :authorId, :title, :content, :contentKind, :summary, :issued, :now, :now)`,
+      `INSERT INTO posts (weblog_id, author_id, title, content, content_kind, summary, issued, modified, created, scheduled)
+       VALUES (:weblogId, :authorId, :title, :content, :contentKind, :summary, :issued, :now, :now, :issued > :now)`,
       { ':weblogId': weblogId, ':authorId': authorId, ...fieldParams(fields), ':now': now },
     )
     this.#fileUnder(id, fields.categories)
@@ -76,6 +78,32 @@ export class Posts {
       { ':weblogId': weblogId, ':limit': limit, ':offset': offset },
     )
     return this.#withCategories(rows)
+  }
+
+  /** One page of what the public sees of a weblog: its posts dated up to `now`, newest first. */
+  publicPage(weblogId: number, now: string, limit: number): Post[] {
+    const rows = this.#db.all(
+      `SELECT * FROM posts WHERE weblog_id = :weblogId AND issued <= :now ORDER BY issued DESC, id DESC LIMIT :limit`,
+      { ':weblogId': weblogId, ':now': now, ':limit': limit },
+    )
+    return this.#withCategories(rows)
+  }
+
+  /** Whether a scheduled post's date has come (one indexed look, cheap enough before every request). */
+  hasScheduledDue(now: string): boolean {
+    return this.#db.get('SELECT 1 FROM posts WHERE scheduled = 1 AND issued <= :now LIMIT 1', { ':now': now }) !== null
+  }
+
+  /** The scheduled posts whose date has come, oldest first. */
+  scheduledDue(now: string): Post[] {
+    return this.#withCategories(
+      this.#db.all('SELECT * FROM posts WHERE scheduled = 1 AND issued <= :now ORDER BY issued, id', { ':now': now }),
+    )
+  }
+
+  /** The post's date has come and its event is recorded. */
+  markReleased(id: number): void {
+    this.#db.run('UPDATE posts SET scheduled = 0 WHERE id = :id', { ':id': id })
   }
 
   countIn(weblogId: number): number {
@@ -137,6 +165,7 @@ export function toPost(row: Row, categories: string[]): Post {
     issued: String(row['issued']),
     modified: String(row['modified']),
     created: String(row['created']),
+    scheduled: Number(row['scheduled'] ?? 0) === 1,
     categories,
   }
 }

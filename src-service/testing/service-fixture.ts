@@ -31,7 +31,7 @@ export async function startTestService(
   accounts: readonly TestAccount[] = [],
   setUp: (store: Store) => void = () => {},
   lookup: LookupOptions = { offline: true },
-  limits: Pick<StartOptions, 'wsseNoncesPerUser' | 'liveStreams' | 'collectionFeeds'> = {},
+  limits: Pick<StartOptions, 'wsseNoncesPerUser' | 'liveStreams' | 'collectionFeeds' | 'clock'> = {},
 ): Promise<ServiceFixture> {
   const dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-service-'))
   const onStore = <T>(work: (store: Store) => T): T => {

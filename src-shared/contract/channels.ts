@@ -14,6 +14,7 @@ import {
   text,
   textMap,
   type Check,
+  utcDateTime,
 } from './checks'
 import { IMAGE_WIDTH_LIMITS } from './shapes'
 import type {
@@ -241,6 +242,8 @@ export const requestChecks: { [C in Channel]: Check<RequestOf<C>> } = {
     title: optional(title),
     content: optional(html),
     categories: optional(categories),
+    summary: optional(text({ maxLength: 10_000, allowEmpty: true })),
+    issued: optional(nullable(utcDateTime)),
   }),
   'drafts:revisions': draftRef,
   'drafts:restore': record<RevisionRef>({ draftId: id, revisionId: integer({ min: 1, max: Number.MAX_SAFE_INTEGER }) }),

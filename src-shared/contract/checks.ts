@@ -125,3 +125,11 @@ export function textMap(options: { maxEntries: number; maxLength: number }): Che
     return Object.fromEntries(entries.map(([name, field]) => [key(name, `${path} key`), entry(field, `${path}.${name}`)]))
   }
 }
+
+/** A date and time in UTC to the second, as W3CDTF writes it (`2026-12-01T09:00:00Z`). */
+export const utcDateTime: Check<string> = (value, path) => {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new ContractViolation(path, 'must be a date and time in UTC, as 2026-12-01T09:00:00Z')
+  }
+  return value
+}

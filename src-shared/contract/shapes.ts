@@ -43,6 +43,11 @@ export interface Weblog {
   uploadUri: string | null
   categoriesUri: string | null
   homeUrl: string | null
+  /**
+   * The server keeps a post dated in the future off the weblog's public pages until then (Blogdesk's extension,
+   * docs/PROTOCOL.md); elsewhere Blogdesk holds such a post in the outbox until its time.
+   */
+  schedulesPosts: boolean
 }
 
 // ── Accounts ─────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -174,6 +179,16 @@ export interface DraftSummary {
   permalink: string | null
   lastError: string | null
   updatedAt: string
+  /** It stands for a post on the weblog (published): listed with the posts, and its publish action is an Update. */
+  live: boolean
+  /** A published post's copy holds changes not yet sent to the weblog. */
+  unpublishedChanges: boolean
+  /** Its publish date is in the future (ISO): a scheduled post. */
+  scheduledFor: string | null
+  /** Held in this computer's outbox until `scheduledFor`, because the server would publish it at once. */
+  heldOnThisComputer: boolean
+  /** Categories sent that the weblog did not keep, by its last answer (Movable Type keeps only the first). */
+  droppedCategories: string[]
 }
 
 /** The server's copy of a post that changed under a draft, kept for the side-by-side view. */
@@ -207,6 +222,10 @@ export interface PostDraft extends DraftSummary {
   /** HTML; images not yet uploaded are `<img src="blogdesk-media:<sha256>">`. */
   content: string
   categories: string[]
+  /** The excerpt (Atom summary); empty for none. */
+  summary: string
+  /** The publish date chosen (ISO, UTC), back-dated or in the future; null: when it is published (or as published). */
+  issued: string | null
   /** Set while the draft is in conflict: the server's version. */
   conflict: PostVersion | null
 }
@@ -232,6 +251,9 @@ export interface DraftEdit {
   title?: string
   content?: string
   categories?: string[]
+  summary?: string
+  /** W3CDTF in UTC (`2026-12-01T09:00:00Z`), or null for "when it is published". */
+  issued?: string | null
 }
 
 export interface RevisionSummary {
@@ -297,6 +319,8 @@ export interface RemotePostSummary {
   categories: string[]
   /** The local draft editing this post, if there is one. */
   draftId: string | null
+  /** That draft, where it stands: its pending changes, an update on its way. */
+  localEdit: DraftSummary | null
 }
 
 export interface PostsPage {

@@ -5,6 +5,9 @@ import { CoreError } from '../errors'
 import { unusableAnswer } from './failure'
 import { atomRequest, type Fetch } from './http'
 
+/** The root listing's link by which a server says it keeps a post dated in the future off its public pages until then. */
+const SCHEDULING_REL = 'x-blogdesk.scheduling'
+
 /**
  * Where the weblog root listing may be, for what a person typed as the Atom address: a root listing itself
  * (Movable Type's `…/mt-atom.cgi/weblog`), or a base that `/t/atom/weblog` (TypePad, ours) or `/weblog` hangs off.
@@ -83,6 +86,7 @@ export function weblogsFromLinks(links: readonly AtomLink[]): Weblog[] {
     uploadUri: hrefs.get('service.upload') ?? null,
     categoriesUri: hrefs.get('service.categories') ?? null,
     homeUrl: hrefs.get('alternate') ?? null,
+    schedulesPosts: hrefs.has(SCHEDULING_REL),
   }))
 }
 

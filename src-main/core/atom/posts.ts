@@ -22,6 +22,8 @@ export interface RemotePost {
   /** HTML, whatever form the server sent it in. */
   content: string
   categories: string[]
+  /** The excerpt (Atom summary), as text; null or absent (copies cached before it was kept) when there is none. */
+  summary?: string | null
   /** W3CDTF in UTC, whatever offset the server wrote; null when it sent none (or nothing readable). */
   issued: string | null
   modified: string | null
@@ -32,6 +34,8 @@ export interface PostToSend {
   /** HTML or an XHTML fragment. */
   content: string
   categories: string[]
+  /** The excerpt (Atom summary); none is sent when empty or absent. */
+  summary?: string | null
   /** W3CDTF with any offset; the server's own time when absent. */
   issued?: string | null
 }
@@ -43,6 +47,7 @@ export function entryOfPost(post: PostToSend): EntryToWrite {
     : { mode: 'escaped', type: 'text/html', value: post.content }
   return {
     title: post.title,
+    summary: post.summary ? post.summary : null,
     content,
     issued: post.issued == null ? null : utcDate(post.issued),
     subjects: post.categories,
@@ -77,6 +82,7 @@ export function remotePostOf(entry: AtomEntry, editUri: string): RemotePost {
     title: entry.title ?? '',
     content: contentAsHtml(entry.content),
     categories: entry.subjects,
+    summary: entry.summary,
     issued: normalisedDate(entry.issued ?? entry.created),
     modified: normalisedDate(entry.modified),
   }

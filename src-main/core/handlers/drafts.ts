@@ -24,8 +24,8 @@ export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media
    */
   const sending = new Set<string>()
 
-  const summary = (draft: Draft): DraftSummary => withSending(summaryOf(draft))
-  const postDraft = (draft: Draft): PostDraft => withSending(postDraftOf(draft))
+  const summary = (draft: Draft): DraftSummary => withSending(summaryOf(draft, sync.heldUntil(draft.id)))
+  const postDraft = (draft: Draft): PostDraft => withSending(postDraftOf(draft, sync.heldUntil(draft.id)))
   function withSending<T extends DraftSummary>(view: T): T {
     return view.state === 'queued' && sending.has(view.id) ? { ...view, state: 'sending' } : view
   }

@@ -2,7 +2,7 @@
 // lives, and when it is tried next. Shared by every handler that answers with an OutboxItem.
 import type { OutboxItem } from '../../../src-shared/contract'
 import type { Drafts } from '../store'
-import type { Operation } from '../sync'
+import { heldMessage, heldUntil, type Operation } from '../sync'
 
 export function outboxItemOf(operation: Operation, drafts: Drafts): OutboxItem {
   return {
@@ -14,7 +14,7 @@ export function outboxItemOf(operation: Operation, drafts: Drafts): OutboxItem {
     queueKey: operation.queueKey,
     draftId: operation.draftId,
     attempts: operation.attempts,
-    lastError: operation.lastError,
+    lastError: operation.lastError ?? (heldUntil(operation) > Date.now() ? heldMessage(heldUntil(operation)) : null),
     nextAttemptAt: operation.state === 'queued' && operation.nextAttemptAt > 0 ? new Date(operation.nextAttemptAt).toISOString() : null,
     enqueuedAt: operation.enqueuedAt,
     resultUrl: resultUrlOf(operation),

@@ -81,6 +81,7 @@ describe('posts and categories', () => {
         issued: '2026-01-25T09:00:00Z',
         categories: ['Travel'],
         draftId: null,
+        localEdit: null,
       })
       expect(first.next).not.toBeNull()
 

@@ -13,7 +13,7 @@ import type {
 import { CoreError } from '../errors'
 import type { FeedPage, RemotePost } from '../atom'
 import type { Draft } from '../store'
-import { accountsForSync, contentHash } from '../sync'
+import { accountsForSync, contentHash, heldMessage } from '../sync'
 import { excerptOf } from './posts-text'
 import type { HandlersOf, Services } from './services'
 
@@ -73,6 +73,7 @@ export function postsHandlers(services: Services): HandlersOf<'posts' | 'categor
       title: post.title,
       content: post.content,
       categories: post.categories,
+      summary: post.summary ?? '',
       state: 'published',
       remote: {
         editUri: post.editUri,
@@ -120,6 +121,7 @@ export function postsHandlers(services: Services): HandlersOf<'posts' | 'categor
           issued: post.issued,
           categories: post.categories,
           draftId: draft?.id ?? null,
+          localEdit: draft ? summaryOf(draft, sync.heldUntil(draft.id)) : null,
         },
       ]
     })
@@ -228,7 +230,11 @@ function originOf(uri: string): string | null {
   }
 }
 
-export function summaryOf(draft: Draft): DraftSummary {
+/**
+ * What a list shows of a draft. `heldUntil` (ms, 0 for none): its post waits in this computer's outbox for its date
+ * (sync's scheduling.ts), which its line then says.
+ */
+export function summaryOf(draft: Draft, heldUntil = 0): DraftSummary {
   return {
     id: draft.id,
     accountId: draft.accountId,
@@ -237,17 +243,24 @@ export function summaryOf(draft: Draft): DraftSummary {
     excerpt: excerptOf(draft.content),
     state: draft.state,
     permalink: draft.remote?.permalink ?? null,
-    lastError: draft.lastError,
+    lastError: draft.lastError ?? (heldUntil > 0 ? heldMessage(heldUntil) : null),
     updatedAt: draft.updatedAt,
+    live: draft.remote !== null,
+    unpublishedChanges: draft.unpublishedChanges,
+    scheduledFor: draft.issued !== null && Date.parse(draft.issued) > Date.now() ? draft.issued : null,
+    heldOnThisComputer: heldUntil > 0,
+    droppedCategories: draft.droppedCategories,
   }
 }
 
-export function postDraftOf(draft: Draft): PostDraft {
+export function postDraftOf(draft: Draft, heldUntil = 0): PostDraft {
   const server = draft.conflict?.server
   return {
-    ...summaryOf(draft),
+    ...summaryOf(draft, heldUntil),
     content: draft.content,
     categories: draft.categories,
+    summary: draft.summary,
+    issued: draft.issued,
     conflict: server ? { title: server.title, content: server.content, categories: server.categories, modified: server.modified } : null,
   }
 }

@@ -15,6 +15,7 @@ const weblog = (id: number, title: string): Weblog => ({
   uploadUri: `${ORIGIN}/t/atom/weblog/blog_id=${id}/svc=upload`,
   categoriesUri: `${ORIGIN}/t/atom/weblog/blog_id=${id}/svc=categories`,
   homeUrl: `${ORIGIN}/melody/${id}`,
+  schedulesPosts: false,
 })
 
 describe('Caches', () => {

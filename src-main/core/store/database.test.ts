@@ -143,3 +143,46 @@ describe('migrations', () => {
 function runScript(store: LocalStore, sql: string): void {
   for (const statement of sql.split(';').map((part) => part.trim()).filter(Boolean)) store.run(statement)
 }
+
+describe('migration 9: drafts of published posts move to Posts', () => {
+  let dir: string
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'blogdesk-migration-9-'))
+  })
+  afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('marks every live draft saved since it last settled as holding changes, so none hides unmarked', () => {
+    const file = join(dir, 'drafts.sqlite')
+    const before = LocalStore.open(file, migrations.filter((migration) => migration.version < 9))
+    const draft = (id: string, state: string, remote: string | null, updatedAt: string, savedAt: string) => {
+      before.run(
+        `INSERT INTO drafts (id, account_id, weblog_post_uri, title, content, categories, state, remote_edit_uri, created_at, updated_at)
+         VALUES (:id, 'acc', 'http://x/w/1', :id, '<p>text</p>', '[]', :state, :remote, '2026-01-01T00:00:00Z', :updatedAt)`,
+        { id, state, remote, updatedAt },
+      )
+      before.run(
+        `INSERT INTO draft_revisions (draft_id, title, content, categories, started_at, saved_at)
+         VALUES (:id, :id, '<p>text</p>', '[]', :savedAt, :savedAt)`,
+        { id, savedAt },
+      )
+    }
+    before.transaction(() => {
+      insertAccount(before, 'acc')
+      draft('settled', 'published', 'http://x/e/1', '2026-02-02T10:00:00Z', '2026-02-02T09:00:00Z')
+      draft('edited-after', 'published', 'http://x/e/2', '2026-02-02T11:00:00Z', '2026-02-02T11:00:00Z')
+      draft('update-queued', 'queued', 'http://x/e/3', '2026-02-02T12:00:00Z', '2026-02-02T11:00:00Z')
+      draft('never-published', 'draft', null, '2026-02-02T13:00:00Z', '2026-02-02T13:00:00Z')
+    })
+    before.close()
+
+    const after = LocalStore.open(file)
+    const marked = after.all('SELECT id FROM drafts WHERE unpublished_changes = 1 ORDER BY id').map((row) => row['id'])
+    expect(marked).toEqual(['edited-after', 'update-queued'])
+    expect(after.get("SELECT summary, issued, dropped_categories FROM drafts WHERE id = 'settled'")).toEqual({
+      summary: '',
+      issued: null,
+      dropped_categories: '[]',
+    })
+    after.close()
+  })
+})

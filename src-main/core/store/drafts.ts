@@ -30,6 +30,14 @@ export interface Draft {
   /** HTML */
   content: string
   categories: string[]
+  /** The excerpt (Atom summary); empty for none. */
+  summary: string
+  /** The publish date the person chose (W3CDTF, UTC): back-dated or in the future; null for "when it is published". */
+  issued: string | null
+  /** Categories sent that the server did not keep, as its last answer showed; empty when it kept them all. */
+  droppedCategories: string[]
+  /** A published post's copy holds changes not yet queued (always false before it is published). */
+  unpublishedChanges: boolean
   state: DraftState
   remote: DraftRemote | null
   conflict: DraftConflict | null
@@ -48,6 +56,7 @@ export interface NewDraft {
   title?: string
   content?: string
   categories?: string[]
+  summary?: string
   /** A draft opened from a post already on the server starts as `published`, with its remote. */
   state?: DraftState
   remote?: DraftRemote | null
@@ -57,6 +66,8 @@ export interface DraftChanges {
   title?: string
   content?: string
   categories?: string[]
+  summary?: string
+  issued?: string | null
 }
 
 /** A version of a draft's text. One revision covers a burst of saves (see `Drafts`). */
@@ -100,14 +111,15 @@ export class Drafts {
     const text = { title: input.title ?? '', content: input.content ?? '', categories: input.categories ?? [] }
     this.#store.transaction(() => {
       this.#store.run(
-        `INSERT INTO drafts (id, account_id, weblog_post_uri, title, content, categories, state, created_at, updated_at)
-         VALUES (:id, :accountId, :weblogPostUri, :title, :content, :categories, :state, :now, :now)`,
+        `INSERT INTO drafts (id, account_id, weblog_post_uri, title, content, categories, summary, state, created_at, updated_at)
+         VALUES (:id, :accountId, :weblogPostUri, :title, :content, :categories, :summary, :state, :now, :now)`,
         {
           id,
           accountId: input.accountId,
           weblogPostUri: input.weblogPostUri,
           ...text,
           categories: JSON.stringify(text.categories),
+          summary: input.summary ?? '',
           state: input.state ?? 'draft',
           now,
         },
@@ -133,8 +145,17 @@ export class Drafts {
         content: changes.content ?? draft.content,
         categories: changes.categories ?? draft.categories,
       }
-      if (sameText(text, draft)) return draft
+      const properties = { summary: changes.summary ?? draft.summary, issued: changes.issued === undefined ? draft.issued : changes.issued }
+      const propertiesChanged = properties.summary !== draft.summary || properties.issued !== draft.issued
+      if (sameText(text, draft) && !propertiesChanged) return draft
       const now = this.#timestamp()
+      // The excerpt and date are properties of the post, not versions of its text: they change no revision.
+      this.#store.run('UPDATE drafts SET summary = :summary, issued = :issued, updated_at = :now, unpublished_changes = remote_edit_uri IS NOT NULL WHERE id = :id', {
+        id,
+        ...properties,
+        now,
+      })
+      if (sameText(text, draft)) return this.#require(id)
       this.#writeText(id, text, now)
       const latest = this.#latestRevision(id)
       if (latest && !options.newRevision && this.#continues(latest, now)) {
@@ -179,13 +200,15 @@ export class Drafts {
   }
 
   /**
-   * A page of a weblog's drafts that are neither deleted nor in the Trash, the most recently changed first: those after `after` (the last
-   * draft of the page before), and whether more follow.
+   * A page of a weblog's unpublished writing (drafts that stand for no post on the weblog yet, outside the Trash), the
+   * most recently changed first: those after `after` (the last draft of the page before), and whether more follow.
+   * Copies of published posts being edited are listed with their posts instead.
    */
   page(accountId: string, weblogPostUri: string, after: DraftPosition | null, size: number): { drafts: Draft[]; more: boolean } {
     const rows = this.#store.all(
       `SELECT * FROM drafts
        WHERE account_id = :accountId AND weblog_post_uri = :weblogPostUri AND state != 'deleted' AND trashed_at IS NULL
+         AND remote_edit_uri IS NULL
          AND (:afterId IS NULL OR updated_at < :afterUpdatedAt OR (updated_at = :afterUpdatedAt AND id > :afterId))
        ORDER BY updated_at DESC, id LIMIT :limit`,
       { accountId, weblogPostUri, afterId: after?.id ?? null, afterUpdatedAt: after?.updatedAt ?? null, limit: size + 1 },
@@ -235,6 +258,16 @@ export class Drafts {
       if (fields.remote) this.#writeRemote(id, fields.remote, now)
       return this.#require(id)
     })
+  }
+
+  /** What is in the draft now is queued for the weblog, or is the weblog's own: nothing is left to publish until it changes. */
+  clearUnpublishedChanges(id: string): void {
+    this.#store.run('UPDATE drafts SET unpublished_changes = 0 WHERE id = :id', { id })
+  }
+
+  /** The categories the server did not keep of those last sent (empty: it kept them all). */
+  setDroppedCategories(id: string, dropped: readonly string[]): void {
+    this.#store.run('UPDATE drafts SET dropped_categories = :dropped WHERE id = :id', { id, dropped: JSON.stringify(dropped) })
   }
 
   /** Records where the post lives on the server and the version of it the draft now stands on. */
@@ -311,7 +344,8 @@ export class Drafts {
 
   #writeText(id: string, text: DraftText, now: string): void {
     this.#store.run(
-      'UPDATE drafts SET title = :title, content = :content, categories = :categories, updated_at = :now WHERE id = :id',
+      `UPDATE drafts SET title = :title, content = :content, categories = :categories, updated_at = :now,
+         unpublished_changes = remote_edit_uri IS NOT NULL WHERE id = :id`,
       { id, title: text.title, content: text.content, categories: JSON.stringify(text.categories), now },
     )
   }
@@ -397,6 +431,10 @@ function draftFromRow(row: Row): Draft {
     title: String(row['title']),
     content: String(row['content']),
     categories: JSON.parse(String(row['categories'])) as string[],
+    summary: String(row['summary'] ?? ''),
+    issued: nullableText(row['issued']),
+    droppedCategories: JSON.parse(String(row['dropped_categories'] ?? '[]')) as string[],
+    unpublishedChanges: Number(row['unpublished_changes'] ?? 0) === 1,
     state: String(row['state']) as DraftState,
     remote:
       editUri === null

@@ -192,4 +192,23 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 9,
+    name: 'post properties and edits of published posts',
+    sql: `
+      -- The excerpt (Atom summary) and the publish date (issued; NULL: when it is published) the person chose, and
+      -- the categories the server did not keep the last time it answered.
+      ALTER TABLE drafts ADD COLUMN summary TEXT NOT NULL DEFAULT '';
+      ALTER TABLE drafts ADD COLUMN issued TEXT;
+      ALTER TABLE drafts ADD COLUMN dropped_categories TEXT NOT NULL DEFAULT '[]';
+      -- A published post's copy holds changes not yet queued. Drafts of published posts move from the Drafts list to
+      -- Posts; so that none hides there unnoticed, any whose text was saved after it last settled counts as changed.
+      ALTER TABLE drafts ADD COLUMN unpublished_changes INTEGER NOT NULL DEFAULT 0;
+      UPDATE drafts SET unpublished_changes = 1
+      WHERE remote_edit_uri IS NOT NULL AND state NOT IN ('deleting', 'deleted') AND (
+        state != 'published' OR
+        (SELECT max(saved_at) FROM draft_revisions WHERE draft_id = drafts.id) >= drafts.updated_at
+      );
+    `,
+  },
 ]

@@ -30,6 +30,7 @@ import type { Operation, OperationKind, OperationResults, OutboxCounts, PostSnap
 import { Outbox, type NewOperation } from './outbox'
 import { Reachability, originOf } from './reachability'
 import { findCreatedPost } from './reconcile'
+import { dueAt, heldUntil, holdUntilFor } from './scheduling'
 import { contentHash, sameText } from './versions'
 
 export interface SyncEngineOptions {
@@ -196,21 +197,33 @@ export class SyncEngine {
       if (draft.state === 'conflict' && draft.conflict && draft.remote) {
         this.#drafts.setRemote(draftId, { ...draft.remote, ...baseOf(draft.conflict.server) })
       }
-      const snapshot: PostSnapshot = { title: draft.title, content: draft.content, categories: draft.categories }
+      const snapshot: PostSnapshot = { title: draft.title, content: draft.content, categories: draft.categories, summary: draft.summary }
       const open = this.#outbox.openOfDraft(draftId)
       const last = open.at(-1)
+      const createOf = (issued: string) => {
+        const holdUntil = holdUntilFor(issued, this.#caches.weblog(draft.accountId, draft.weblogPostUri), this.#clock.now())
+        return { post: { ...snapshot, issued }, ...(holdUntil === null ? {} : { holdUntil }) }
+      }
+      // A create held for its date has not gone out: publishing again replaces it (a new date, or the same text now).
+      const held = last?.kind === 'post.create' && last.state === 'queued' && !last.uncertain && last.payload.holdUntil !== undefined
       let queued: Operation
-      if (last && STOPPED_STATES.has(last.state) && !last.uncertain && (last.kind === 'post.create' || last.kind === 'post.update')) {
+      if (last && (held || (STOPPED_STATES.has(last.state) && !last.uncertain)) && (last.kind === 'post.create' || last.kind === 'post.update')) {
         queued =
           last.kind === 'post.create'
-            ? this.#outbox.requeue(last, { post: { ...snapshot, issued: last.payload.post.issued } })
-            : this.#outbox.requeue(last, { post: snapshot })
+            ? this.#outbox.requeue(last, createOf(draft.issued ?? (held ? this.#nowW3c() : last.payload.post.issued)))
+            : this.#outbox.requeue(last, { post: { ...snapshot, issued: draft.issued } })
       } else if (draft.remote !== null || open.some((operation) => operation.kind === 'post.create')) {
-        queued = this.#add({ accountId: draft.accountId, kind: 'post.update', queueKey: draft.weblogPostUri, draftId, payload: { post: snapshot } })
+        queued = this.#add({
+          accountId: draft.accountId,
+          kind: 'post.update',
+          queueKey: draft.weblogPostUri,
+          draftId,
+          payload: { post: { ...snapshot, issued: draft.issued } },
+        })
       } else {
-        const issued = formatW3cDate(new Date(this.#clock.now()))
-        queued = this.#add({ accountId: draft.accountId, kind: 'post.create', queueKey: draft.weblogPostUri, draftId, payload: { post: { ...snapshot, issued } } })
+        queued = this.#add({ accountId: draft.accountId, kind: 'post.create', queueKey: draft.weblogPostUri, draftId, payload: createOf(draft.issued ?? this.#nowW3c()) })
       }
+      this.#drafts.clearUnpublishedChanges(draftId)
       this.#settleDraft(draftId)
       return queued
     })
@@ -306,7 +319,12 @@ export class SyncEngine {
         throw new CoreError('rejected', `“${title}” is no longer in conflict with the weblog, so there is no other version to keep. Reopen it to see where it stands.`)
       }
       const { server } = draft.conflict
-      this.#drafts.save(draftId, { title: server.title, content: server.content, categories: server.categories }, { newRevision: true })
+      this.#drafts.save(
+        draftId,
+        { title: server.title, content: server.content, categories: server.categories, summary: server.summary ?? '' },
+        { newRevision: true },
+      )
+      this.#drafts.clearUnpublishedChanges(draftId)
       for (const operation of this.#outbox.openOfDraft(draftId)) if (operation.state === 'conflict') this.#outbox.remove(operation)
       this.#settleDraft(draftId, null, remoteOf(server))
     })
@@ -363,6 +381,12 @@ export class SyncEngine {
   /** Operations not yet done, oldest first. */
   operations(accountId?: string): Operation[] {
     return this.#outbox.open(accountId)
+  }
+
+  /** Until when (ms) the draft's post waits in the outbox for its date; 0 when it is not held. */
+  heldUntil(draftId: string): number {
+    const until = Math.max(0, ...this.#outbox.openOfDraft(draftId).map(heldUntil))
+    return until > this.#clock.now() ? until : 0
   }
 
   operation(operationId: number): Operation | null {
@@ -457,7 +481,7 @@ export class SyncEngine {
         waiting = true
         // Its server is being probed, and wakes the queue when it answers (serverBack).
         if (!this.#reachability.isReachable(head.queueKey)) continue
-        if (head.nextAttemptAt > now) wakeAt = Math.min(wakeAt, head.nextAttemptAt)
+        if (dueAt(head) > now) wakeAt = Math.min(wakeAt, dueAt(head))
         else if (this.#running.size < this.#concurrency) this.#launch(head)
         else this.#starved = true
       }
@@ -587,7 +611,7 @@ export class SyncEngine {
   #dueAfter(operation: Operation): Operation | null {
     if (!this.#active || this.#starved || this.#held.has(operation.accountId)) return null
     const next = this.#outbox.nextAfter(operation)
-    if (next === null || next.state !== 'queued' || next.nextAttemptAt > this.#clock.now() || this.#paused.has(next.accountId) || this.#held.has(next.accountId)) {
+    if (next === null || next.state !== 'queued' || dueAt(next) > this.#clock.now() || this.#paused.has(next.accountId) || this.#held.has(next.accountId)) {
       return null
     }
     return next
@@ -600,6 +624,9 @@ export class SyncEngine {
       return this.#outbox.stop(operation, { state: 'conflict', uncertain: false, lastError: message })
     }
     const done = this.#outbox.markDone(operation, outcome.result)
+    if (operation.draftId && outcome.post && (operation.kind === 'post.create' || operation.kind === 'post.update')) {
+      this.#drafts.setDroppedCategories(operation.draftId, droppedCategories(operation.payload.post.categories, outcome.post.categories))
+    }
     if (operation.draftId) {
       this.#settleDraft(operation.draftId, null, outcome.post && remoteOf(outcome.post), operation.kind === 'post.delete')
     }
@@ -665,12 +692,15 @@ export class SyncEngine {
     if (remote === null) {
       throw new CoreError('rejected', `“${title}” was never published, so there is no post on the weblog to change. Discard this change and publish the draft again.`)
     }
+    const { issued } = operation.payload.post
     const text = await this.#withPublicMedia(operation, client, operation.payload.post)
     const server = await this.#serverCopy(client, remote.editUri, title)
-    if (sameText(server, text)) return done<'post.update'>({ ...publishedOf(server), alreadyApplied: true }, server)
+    if (sameText(server, text) && sameProperties(server, { ...text, issued })) {
+      return done<'post.update'>({ ...publishedOf(server), alreadyApplied: true }, server)
+    }
     if (changedSince(server, remote)) return { kind: 'conflict', server }
     try {
-      const updated = await client.updatePost(remote.editUri, text)
+      const updated = await client.updatePost(remote.editUri, { ...text, issued })
       return done<'post.update'>({ ...publishedOf(updated), alreadyApplied: false }, updated)
     } catch (error) {
       // The server itself saw a newer version (409/412): keep both, as when we see it first.
@@ -858,6 +888,10 @@ export class SyncEngine {
     })
   }
 
+  #nowW3c(): string {
+    return formatW3cDate(new Date(this.#clock.now()))
+  }
+
   #transaction<T>(work: () => T): T {
     try {
       return this.#store.transaction(work)
@@ -933,6 +967,21 @@ function changedSince(server: RemotePost, base: DraftRemote): boolean {
   if (base.baseContentHash !== null) return contentHash(server) !== base.baseContentHash
   if (base.baseModified !== null && server.modified !== null) return server.modified !== base.baseModified
   return false
+}
+
+/** Whether the server's copy has the excerpt and date being sent (a date not sent is the server's to keep). */
+function sameProperties(server: RemotePost, sent: PostSnapshot & { issued?: string | null }): boolean {
+  const sameDate = sent.issued == null || (server.issued !== null && Date.parse(server.issued) === Date.parse(sent.issued))
+  return (server.summary ?? '') === (sent.summary ?? '') && sameDate
+}
+
+/**
+ * The categories sent that the server's answer no longer files the post under (Movable Type keeps only the first):
+ * the post says so instead of pretending. Compared trimmed and without regard to case, as servers match names.
+ */
+function droppedCategories(sent: readonly string[], kept: readonly string[]): string[] {
+  const keptNames = new Set(kept.map((name) => name.trim().toLowerCase()))
+  return sent.filter((name) => !keptNames.has(name.trim().toLowerCase()))
 }
 
 function postTitle(operation: Operation): string {

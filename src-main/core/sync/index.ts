@@ -25,4 +25,5 @@ export type {
 } from './operations'
 export { PROBE_SCHEDULE_MS, Reachability, originOf, type ServerReach } from './reachability'
 export { RECONCILE_MAX_PAGES } from './reconcile'
+export { heldMessage, heldUntil } from './scheduling'
 export { contentHash, sameText } from './versions'

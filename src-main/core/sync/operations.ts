@@ -16,12 +16,19 @@ export interface PostSnapshot {
   /** HTML; images still on this computer are `<img src="blogdesk-media:<sha256>">` (inline-media.ts). */
   content: string
   categories: string[]
+  /** The excerpt (Atom summary); absent from snapshots queued before excerpts were kept, null or empty for none. */
+  summary?: string | null
 }
 
 export interface OperationPayloads {
-  /** `issued` is set when queued (UTC, to the second): the post's date, and half of what finds it again (reconcile.ts). */
-  'post.create': { post: PostSnapshot & { issued: string } }
-  'post.update': { post: PostSnapshot }
+  /**
+   * `issued` is set when queued (UTC, to the second): the post's date, and half of what finds it again (reconcile.ts).
+   * `holdUntil` (ms since the epoch): a post dated in the future for a server that would publish it at once waits in
+   * the outbox until then (scheduling.ts).
+   */
+  'post.create': { post: PostSnapshot & { issued: string }; holdUntil?: number }
+  /** `issued`: the date the person chose, sent with the update; the post keeps its own when absent. */
+  'post.update': { post: PostSnapshot & { issued?: string | null } }
   /** The post to delete is the draft's; its EditURI is known only once the draft's create is done. */
   'post.delete': Record<string, never>
   /** A media copy (by its SHA-256) for the weblog's UploadURI, under `name`. */

@@ -20,6 +20,7 @@ import { countWords, documentHtml, parseDocument, sanitizeHtml } from './html'
 import { matchesKeys, shortcut } from '../../lib/keys'
 import { LinkPopover, type LinkPopoverProps } from './LinkPopover'
 import { AfterPause } from './pause'
+import { PostProperties } from './PostProperties'
 import { PostPreview } from './PostPreview'
 import { readWeblogLook } from './preview-look'
 import { confirmPublishByKeys, publishByKeysConfirmed, PublishConfirm } from './PublishConfirm'
@@ -313,7 +314,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
     onReplaced(await restoreRevision(draft.id, revisionId))
   }
 
-  const published = summary.permalink !== null
+  const published = summary.live
 
   /** A draft never published goes to the Trash, to be undone; a published post's deletion is asked about first. */
   async function remove() {
@@ -359,10 +360,10 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
               variant="primary"
               disabled={readOnly || publishing}
               aria-keyshortcuts={PUBLISH_KEYS.aria}
-              title={`Publish (${PUBLISH_KEYS.shown})`}
+              title={`${published ? 'Update the published post' : 'Publish'} (${PUBLISH_KEYS.shown})`}
               onClick={publish}
             >
-              {published ? 'Publish changes' : 'Publish'}
+              {published ? 'Update' : 'Publish'}
             </Button>
           </header>
           <PublishStatus draft={summary} publishError={publishError} onPublish={publish} />
@@ -421,6 +422,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
               />
             </Suspense>
           </div>
+          <PostProperties draft={draft} summary={summary} readOnly={readOnly} onChange={(properties) => session.propertiesChanged(properties)} />
           <EditorText editor={editor} html={draft.content} hidden={source !== null} />
           {source !== null && (
             <SourceEditor

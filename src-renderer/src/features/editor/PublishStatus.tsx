@@ -3,6 +3,7 @@ import type { DraftSummary } from '../../../../src-shared/contract'
 import { toApiError, type ApiError } from '../../lib/apiError'
 import { openInBrowser } from '../../lib/links'
 import { Alert, Button, ErrorNotice } from '../../ui'
+import { formatExact } from './time'
 
 export interface PublishStatusProps {
   draft: DraftSummary
@@ -23,9 +24,17 @@ export function PublishStatus({ draft, publishError, onPublish }: PublishStatusP
 
   switch (draft.state) {
     case 'queued':
+      if (draft.heldOnThisComputer) {
+        return (
+          <div className="publish-status publish-status--waiting" role="status">
+            <p className="publish-status__title">Scheduled</p>
+            <p className="publish-status__message">{draft.lastError}</p>
+          </div>
+        )
+      }
       return (
         <div className="publish-status publish-status--waiting" role="status">
-          <p className="publish-status__title">Queued to publish</p>
+          <p className="publish-status__title">{draft.live ? 'Update queued' : 'Queued to publish'}</p>
           <p className="publish-status__message">
             {draft.lastError
               ? `${draft.lastError} Blogdesk keeps trying; the post goes out as soon as the weblog can be reached.`
@@ -36,13 +45,15 @@ export function PublishStatus({ draft, publishError, onPublish }: PublishStatusP
     case 'sending':
       return (
         <div className="publish-status publish-status--waiting" role="status">
-          <p className="publish-status__title">Sending to the weblog…</p>
+          <p className="publish-status__title">{draft.live ? 'Sending the update to the weblog…' : 'Sending to the weblog…'}</p>
         </div>
       )
     case 'published':
       return (
         <div className="publish-status publish-status--done" role="status">
-          <p className="publish-status__title">Published</p>
+          <p className="publish-status__title">
+            {draft.scheduledFor ? `Scheduled on the weblog for ${formatExact(draft.scheduledFor)}` : draft.unpublishedChanges ? 'Published — your changes are not on the weblog yet' : 'Published'}
+          </p>
           {draft.permalink && (
             <Button variant="quiet" className="publish-status__link" onClick={() => openPermalink(draft.permalink!)}>
               View on the weblog ↗

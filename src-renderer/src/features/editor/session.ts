@@ -27,6 +27,7 @@ export class DraftSession {
   #readContent: (() => string) | null = null
   #title: string | null = null
   #categories: string[] | null = null
+  #properties: Pick<DraftEdit, 'summary' | 'issued'> | null = null
   #contentChanged = false
   readonly #autosave = new AfterPause(SAVE_PAUSE_MS, () => void this.flush())
   #saving: Promise<void> | null = null
@@ -48,7 +49,13 @@ export class DraftSession {
   }
 
   get hasChanges(): boolean {
-    return this.#title !== null || this.#categories !== null || this.#contentChanged
+    return this.#title !== null || this.#categories !== null || this.#properties !== null || this.#contentChanged
+  }
+
+  /** The excerpt or the publish date changed (PostProperties). */
+  propertiesChanged(properties: Pick<DraftEdit, 'summary' | 'issued'>): void {
+    this.#properties = { ...this.#properties, ...properties }
+    this.#changed()
   }
 
   titleChanged(title: string): void {
@@ -74,12 +81,15 @@ export class DraftSession {
     const edit: DraftEdit = { draftId: this.draftId }
     if (this.#title !== null) edit.title = this.#title
     if (this.#categories !== null) edit.categories = this.#categories
+    if (this.#properties !== null) Object.assign(edit, this.#properties)
     if (this.#contentChanged && this.#readContent) {
       edit.content = this.#readContent()
       this.#contentChanged = false
     }
+    const properties = this.#properties
     this.#title = null
     this.#categories = null
+    this.#properties = null
     this.#set({ save: { kind: 'saving' } })
     let saved = false
     const saving = api.drafts.save(edit).then(
@@ -93,6 +103,7 @@ export class DraftSession {
         // What did not reach the draft is still to be saved; newer changes made meanwhile win.
         this.#title ??= edit.title ?? null
         this.#categories ??= edit.categories ?? null
+        this.#properties = properties && { ...properties, ...this.#properties }
         this.#contentChanged ||= edit.content !== undefined
         this.#set({ save: { kind: 'failed', error: toApiError(error) } })
       },

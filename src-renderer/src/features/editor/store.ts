@@ -130,7 +130,8 @@ function isStale(summary: DraftSummary, previous: DraftSummary | undefined): boo
 function withSummary(listing: DraftsListing, summary: DraftSummary): DraftsListing {
   const others = listing.drafts.filter((draft) => draft.id !== summary.id)
   const at = others.findIndex((draft) => draft.updatedAt <= summary.updatedAt)
-  if (summary.state === 'deleted' || (at === -1 && listing.more)) return { ...listing, drafts: others }
+  // Drafts holds unpublished writing only: once live, a post's copy is listed with the posts (PostsList).
+  if (summary.state === 'deleted' || summary.live || (at === -1 && listing.more)) return { ...listing, drafts: others }
   const drafts = at === -1 ? [...others, summary] : [...others.slice(0, at), summary, ...others.slice(at)]
   return { ...listing, drafts }
 }

@@ -1,5 +1,8 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
+import { toApiError } from '../../lib/apiError'
+import { openInBrowser } from '../../lib/links'
 import { classNames } from '../../ui'
+import { useAccountsStore } from '../accounts'
 import { formatExact, formatWhen } from './dates'
 import { usePostsStore, weblogKey } from './store'
 import './category-picker.css'
@@ -25,6 +28,11 @@ export function CategoryPicker({ accountId, weblogPostUri, value, onChange }: Ca
   const [open, setOpen] = useState(false)
   const [activeIndex, setActiveIndex] = useState(0)
   const [announcement, setAnnouncement] = useState('')
+  const [linkError, setLinkError] = useState<string | null>(null)
+  const homeUrl = useAccountsStore((state) => {
+    const weblogs = state.weblogsByAccount[accountId]
+    return weblogs?.status === 'loaded' ? (weblogs.value.find((weblog) => weblog.postUri === weblogPostUri)?.homeUrl ?? null) : null
+  })
   const input = useRef<HTMLInputElement>(null)
   const baseId = useId()
   const labelId = `${baseId}-label`
@@ -206,6 +214,25 @@ export function CategoryPicker({ accountId, weblogPostUri, value, onChange }: Ca
           </p>
         )}
         {view?.error && <p className="category-picker__problem">{view.error.message}</p>}
+        {listing && query.trim() !== '' && options.length === 0 && (
+          <p className="category-picker__new">
+            “{query.trim()}” is not one of the weblog’s categories, and a new one cannot be created through this protocol. Add it on the
+            weblog’s own site, then open this list again.{' '}
+            {homeUrl && (
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => {
+                  setLinkError(null)
+                  openInBrowser(homeUrl).catch((error: unknown) => setLinkError(toApiError(error).message))
+                }}
+              >
+                Open the weblog’s site ↗
+              </button>
+            )}
+          </p>
+        )}
+        {linkError && <p className="category-picker__problem">{linkError}</p>}
       </div>
       <p className="visually-hidden" role="status">
         {announcement} {status}

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react'
-import type { RemotePostSummary, WeblogAddress } from '../../../../src-shared/contract'
+import type { DraftState, DraftSummary, RemotePostSummary, WeblogAddress } from '../../../../src-shared/contract'
 import { toApiError, type ApiError } from '../../lib/apiError'
 import { openInBrowser } from '../../lib/links'
 import { Alert, Button, ConfirmDialog, ErrorNotice, ListHeader, Spinner, classNames } from '../../ui'
@@ -209,6 +209,7 @@ function PostItem({ address, post, open, onDelete, onError }: PostItemProps) {
         )}
       </p>
       {post.excerpt && <p className="post-item__excerpt">{post.excerpt}</p>}
+      {(open || editsPending(post.localEdit)) && post.localEdit && <LocalEdit draft={post.localEdit} />}
       <div className="post-item__actions">
         <Button variant="quiet" className="post-item__action" disabled={opening} onClick={() => void edit()}>
           {opening ? 'Opening…' : 'Edit'}
@@ -224,6 +225,28 @@ function PostItem({ address, post, open, onDelete, onError }: PostItemProps) {
         </Button>
       </div>
     </li>
+  )
+}
+
+/** The post's local copy holds changes the weblog does not have yet, or an update on its way or stopped. */
+function editsPending(draft: DraftSummary | null): boolean {
+  return draft !== null && (draft.unpublishedChanges || (draft.state !== 'published' && draft.state !== 'draft'))
+}
+
+/** "Editing a published post", with where its changes stand: not yet sent, queued, sending, stopped. */
+function LocalEdit({ draft }: { draft: DraftSummary }) {
+  const where: Partial<Record<DraftState, string>> = {
+    queued: draft.heldOnThisComputer ? (draft.lastError ?? 'Scheduled') : 'Update queued: it goes to the weblog as soon as it can be reached.',
+    sending: 'Sending the update to the weblog…',
+    'needs-attention': draft.lastError ?? 'The weblog refused the update.',
+    conflict: 'The post was changed on the weblog meanwhile: open it to compare both versions.',
+  }
+  return (
+    <p className={classNames('post-item__editing', `post-item__editing--${draft.state}`)}>
+      <strong>Editing a published post</strong>
+      {' · '}
+      {where[draft.state] ?? (draft.unpublishedChanges ? 'Changes not yet on the weblog: open it and choose Update.' : 'Open in the editor.')}
+    </p>
   )
 }
 

@@ -143,7 +143,7 @@ export const usePostsStore = create<PostsState>()((set, get) => {
     async editPost(address, editUri) {
       const draft = await api.posts.edit({ ...address, editUri })
       updateList(weblogKey(address), (list) => ({
-        posts: list.posts.map((post) => (post.editUri === editUri ? { ...post, draftId: draft.id } : post)),
+        posts: list.posts.map((post) => (post.editUri === editUri ? { ...post, draftId: draft.id, localEdit: draft } : post)),
       }))
       return draft.id
     },
@@ -153,6 +153,10 @@ export const usePostsStore = create<PostsState>()((set, get) => {
       const seen = new Map<string, DraftState>()
       return api.drafts.onChanged((draft) => {
         if (draft.accountId !== address.accountId || draft.weblogPostUri !== address.weblogPostUri) return
+        // A post's local copy moves (changes saved, an update queued, sent, stopped): its line says so at once.
+        updateList(weblogKey(address), (list) => ({
+          posts: list.posts.map((post) => (post.draftId === draft.id ? { ...post, localEdit: draft } : post)),
+        }))
         const before = seen.get(draft.id)
         seen.set(draft.id, draft.state)
         if (before !== undefined && before !== draft.state && (draft.state === 'published' || draft.state === 'deleted')) {
