@@ -55,7 +55,7 @@ for (const { width, height } of SIZES) {
     const account = await core.accounts.add(sandbox)
     await core.accounts.attachJson(account.id, sandbox)
     core.accounts.announce()
-    await expect.poll(() => app.accountLabels()).toEqual([label])
+    await expect.poll(() => app.accountLabels(), { timeout: 20_000 }).toEqual([label])
     await expect(app.selectedWeblogTitle).toHaveText(weblog!)
     await screen('posts-landing')
 
@@ -93,6 +93,7 @@ for (const { width, height } of SIZES) {
       return { textWidth: text.width, beside: history.left >= text.right - 1 }
     })
     expect(textWidth, 'the text keeps its width beside History').toBeGreaterThanOrEqual(480)
+    await expect(editor.title, 'the text stays where it was').toBeInViewport()
     await screen('history', beside ? [] : ['.revisions'])
     await page.getByRole('complementary', { name: 'History' }).getByRole('button', { name: 'Close' }).click()
 

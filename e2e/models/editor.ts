@@ -105,7 +105,8 @@ export class EditorModel {
   /** Starts a new post and writes it; the text is typed with the keyboard, as a person types. */
   async write(title: string, paragraphs: string[]): Promise<void> {
     await this.newPostButton.click()
-    await expect(this.title).toBeFocused()
+    // The editor's code loads with the first draft opened: on a busy machine that takes more than a few seconds.
+    await expect(this.title).toBeFocused({ timeout: 15_000 })
     await this.title.fill(title)
     await this.page.keyboard.press('Enter')
     await expect(this.text).toBeFocused()
