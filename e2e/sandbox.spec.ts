@@ -8,6 +8,8 @@ test('first run: one click on “Try the local sandbox” starts it and shows it
   platform,
   core,
 }, testInfo) => {
+  // Seven screens checked by axe in two themes each, and a service started: more than the default minute.
+  test.setTimeout(120_000)
   await expect(app.welcomeHeading).toBeVisible()
   await expect(app.connection).toHaveText('Online')
   await saveScreenshot(app.page, testInfo, 'sandbox-welcome.png')
