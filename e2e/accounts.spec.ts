@@ -8,7 +8,7 @@ import { expectAccessible } from './harness/accessibility'
 import { installBridge } from './harness/bridge'
 import { saveScreenshot } from './harness/screenshots'
 import { startServiceProcess } from '../src-service/testing/service-process'
-import { fetchWeblogTitles } from './harness/weblog-listing'
+import { accountLabelOf, fetchWeblogTitles } from './harness/weblog-listing'
 import { AppModel } from './models/app'
 
 test('adding the sandbox account lists its weblogs in the sidebar', async ({ app, service, appDataDir }, testInfo) => {
@@ -20,7 +20,7 @@ test('adding the sandbox account lists its weblogs in the sidebar', async ({ app
   await app.addAccount(sandbox)
 
   await expect.poll(() => app.weblogTitles()).toEqual(titles)
-  expect(await app.accountLabels()).toEqual([`${sandbox.username} @ ${new URL(sandbox.atomBase).host}`])
+  await expect.poll(() => app.accountLabels()).toEqual([`${titles[0]} — ${sandbox.username}`])
   await expect(app.selectedWeblogTitle).toHaveText(titles[0]!)
   const vaultFile = await readFile(join(appDataDir, 'secrets.bin'), 'utf8')
   expect(vaultFile, 'the API password is not stored as typed').not.toContain(sandbox.apiPassword)
@@ -113,7 +113,7 @@ test('with the server unreachable, the weblogs are listed as last seen and their
 test('removing an account asks first, then forgets it and returns to the first-run screen', async ({ app, service, core }, testInfo) => {
   const { sandbox } = service
   await app.addAccount(sandbox)
-  const label = `${sandbox.username} @ ${new URL(sandbox.atomBase).host}`
+  const label = await accountLabelOf(sandbox)
   await expect.poll(() => app.accountLabels()).toEqual([label])
 
   await app.openAccountSettings(label)
@@ -142,7 +142,7 @@ test('a paused account says why across the window; a new API password is checked
 }, testInfo) => {
   const { sandbox } = service
   await app.addAccount(sandbox)
-  const label = `${sandbox.username} @ ${new URL(sandbox.atomBase).host}`
+  const label = await accountLabelOf(sandbox)
   await expect.poll(() => app.accountLabels()).toEqual([label])
   const [account] = await core.handlers['accounts:list'](null)
   const list = (await core.handlers['lists:list']({ accountId: account!.id, refresh: true })).collections.find((each) => each.title === 'Specifications')!
@@ -178,7 +178,7 @@ test('a paused account says why across the window; a new API password is checked
 test('the JSON side is connected by signing in with OAuth in its own window, which can be cancelled', async ({ app, service, platform }, testInfo) => {
   const { sandbox } = service
   await app.addAccount(sandbox)
-  const label = `${sandbox.username} @ ${new URL(sandbox.atomBase).host}`
+  const label = await accountLabelOf(sandbox)
   await expect.poll(() => app.accountLabels()).toEqual([label])
   await app.openAccountSettings(label)
   const form = app.settingsSection('Activity feed')

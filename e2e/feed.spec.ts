@@ -6,6 +6,7 @@ import { startServiceProcess, type ServiceProcess } from '../src-service/testing
 import { expect, test } from './fixtures'
 import { expectAccessible } from './harness/accessibility'
 import { saveScreenshot } from './harness/screenshots'
+import { accountLabelOf } from './harness/weblog-listing'
 import { FeedModel } from './models/feed'
 
 /** Jane's archive, older than the demo's weeks of activity: enough that her stream takes several pages. */
@@ -54,7 +55,7 @@ test('a friend’s feed: followed by name or as a neighbour, newest first, paged
     const account = await core.accounts.add(sandbox)
     await core.accounts.attachJson(account.id, sandbox)
     core.accounts.announce()
-    await feed.openFriends(account.label)
+    await feed.openFriends(await accountLabelOf(sandbox))
     await expect(feed.neighbours.getByRole('listitem')).toHaveCount(5)
     await expect(feed.listPane.getByText('You follow no one yet.')).toBeVisible()
 
@@ -152,7 +153,7 @@ test('a newly followed friend’s remote images load only once the reader says s
     const account = await core.accounts.add(sandbox)
     await core.accounts.attachJson(account.id, sandbox)
     core.accounts.announce()
-    await feed.openFriends(account.label)
+    await feed.openFriends(await accountLabelOf(sandbox))
     await feed.follow('jane')
     await expect(feed.feedTitle).toHaveText('Jane Mallory')
 

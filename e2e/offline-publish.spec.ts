@@ -1,6 +1,7 @@
 // Publishing while the service is down: Publish answers at once and the post waits, saying why; the status bar says
 // which server cannot be reached, how many wait and when the next try is. Once the service is back on the same
 // address and data, the outbox sends it within seconds by itself, and the weblog has it exactly once.
+import type { Page } from '@playwright/test'
 import { startServiceProcess } from '../src-service/testing/service-process'
 import { expect, test } from './fixtures'
 import { expectAccessible } from './harness/accessibility'
@@ -31,6 +32,7 @@ test('a post published while the service is down waits, the status bar says whic
   const host = new URL(service.sandbox.atomBase).host
   await expect(app.connection).toHaveText(new RegExp(`^Can't reach ${host.replaceAll('.', '\\.')} — 1 waiting, ${NEXT_TRY}$`))
   await expect(app.statusBar.getByRole('button', { name: 'Try now' })).toBeVisible()
+  await expectCountdownsAgree(app.page)
   await saveScreenshot(app.page, testInfo, 'offline-publish-unreachable-light.png')
   await app.page.emulateMedia({ colorScheme: 'dark' })
   await saveScreenshot(app.page, testInfo, 'offline-publish-unreachable-dark.png')
@@ -51,3 +53,26 @@ test('a post published while the service is down waits, the status bar says whic
     await revived.stop()
   }
 })
+
+/**
+ * The sidebar, the draft's badge, its row in the list and the status bar each say when the next try is: read in one
+ * frame, again and again over a few seconds, they all say the same number (they derive from one instant and one clock).
+ */
+async function expectCountdownsAgree(page: Page): Promise<void> {
+  for (let sample = 0; sample < 12; sample += 1) {
+    const countdowns = await page.evaluate(() => {
+      const found: { where: string; says: string }[] = []
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT)
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        const element = node as HTMLElement
+        const own = [...element.childNodes].filter((child) => child.nodeType === Node.TEXT_NODE).map((child) => child.textContent).join('')
+        const match = /next try in (\d+) s|trying now/.exec(own)
+        if (match) found.push({ where: element.className, says: match[1] ?? '0' })
+      }
+      return found
+    })
+    expect(countdowns.length, 'the sidebar, the badge, the draft\'s row and the status bar count down').toBeGreaterThanOrEqual(4)
+    expect(new Set(countdowns.map((countdown) => countdown.says)).size, JSON.stringify(countdowns)).toBe(1)
+    await page.waitForTimeout(330)
+  }
+}

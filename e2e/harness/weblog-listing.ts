@@ -16,3 +16,9 @@ export async function fetchWeblogTitles(sandbox: Sandbox): Promise<string[]> {
     .filter((link) => link.rel === 'service.post')
     .map((link) => link.title ?? '')
 }
+
+/** What the sidebar calls the account once its weblogs are read: its first weblog and the user. */
+export async function accountLabelOf(sandbox: Sandbox): Promise<string> {
+  const [first] = await fetchWeblogTitles(sandbox)
+  return `${first} — ${sandbox.username}`
+}

@@ -141,6 +141,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     onChanged: (list) => emit('accounts:changed', list),
     // Asked only after openCore has returned, when `sync` exists.
     pausedReason: (accountId): string | null => sync.pausedAccounts().find((paused) => paused.accountId === accountId)?.reason ?? null,
+    weblogTitle: (accountId): string | null => caches.weblogs(accountId)?.value[0]?.title ?? null,
   })
   const drafts = new Drafts(store)
   drafts.purgeTrash()

@@ -11,7 +11,7 @@ import {
   type Loadable,
 } from './features/accounts'
 import { AlbumPane, ListPane } from './features/collections'
-import { DraftsList, PostEditor } from './features/editor'
+import { DraftsList, PostEditor, startNewPost } from './features/editor'
 import { ActivityFeed, FriendsList } from './features/feed'
 import { accountOfView, useNavigation, type View } from './features/navigation'
 import { CategoriesPane, PostsList } from './features/posts'
@@ -25,6 +25,7 @@ export function App() {
   const withoutJson = useAccountsStore((state) => view?.kind === 'friends' && !hasJsonSide(state.accounts, view.accountId))
   const placeName = useAccountsStore((state) => placeNameOf(state, view))
   const list = firstRun || withoutJson ? null : listPaneOf(view, placeName)
+  const listPick = useNavigation((state) => state.draftId ?? state.friendId)
   return (
     <AppShell
       sidebar={<Sidebar />}
@@ -37,6 +38,7 @@ export function App() {
         )
       }
       listLabel={list?.label}
+      listPick={listPick}
       statusBar={<StatusBar />}
     >
       <PaneBoundary what={view?.kind === 'drafts' || view?.kind === 'posts' ? 'the editor' : 'this pane'}>
@@ -107,6 +109,7 @@ function MainPane() {
             accountId={view.accountId}
             weblogPostUri={view.weblogPostUri}
             hint={view.kind === 'drafts' ? 'Choose a draft in the list, or start a new post.' : 'Choose a post in the list to edit it.'}
+            onNewPost={view.kind === 'posts' ? () => void startNewPost({ accountId: view.accountId, weblogPostUri: view.weblogPostUri }) : undefined}
           />
         )
       }

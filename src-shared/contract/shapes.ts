@@ -3,7 +3,10 @@
 /** An account as the renderer sees it: never its secrets. */
 export interface AccountSummary {
   id: string
-  /** What the person reads in the sidebar, e.g. "melody @ 127.0.0.1:4567". */
+  /**
+   * What the person reads in the sidebar: its first weblog and the user, "Melody's Weblog — melody" (before its
+   * weblogs are first read, "melody @ 127.0.0.1:4567").
+   */
   label: string
   atomBase: string
   username: string

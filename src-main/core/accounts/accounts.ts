@@ -27,6 +27,7 @@ export class Accounts {
   readonly #fetch: Fetch
   readonly #changed: (accounts: AccountSummary[]) => void
   readonly #pausedReason: (accountId: string) => string | null
+  readonly #weblogTitle: (accountId: string) => string | null
   readonly #json: JsonSides
 
   constructor(options: {
@@ -36,6 +37,8 @@ export class Accounts {
     onChanged: (accounts: AccountSummary[]) => void
     /** Why the sync engine paused the account's publishing (the server refused its password), or null. */
     pausedReason?: (accountId: string) => string | null
+    /** The title of the account's first weblog as last read, which names the account; null before it is read. */
+    weblogTitle?: (accountId: string) => string | null
     /** How long an OAuth sign-in waits for the person to answer (ten minutes by default). */
     signInTimeoutMs?: number
   }) {
@@ -44,6 +47,7 @@ export class Accounts {
     this.#fetch = options.fetch
     this.#changed = options.onChanged
     this.#pausedReason = options.pausedReason ?? (() => null)
+    this.#weblogTitle = options.weblogTitle ?? (() => null)
     this.#json = new JsonSides(options)
   }
 
@@ -166,7 +170,7 @@ export class Accounts {
   #summarize(account: StoredAccount): AccountSummary {
     return {
       id: account.id,
-      label: `${account.username} @ ${new URL(account.weblogRoot).host}`,
+      label: accountLabel(this.#weblogTitle(account.id), account.username, account.weblogRoot),
       atomBase: account.atomBase,
       username: account.username,
       json: account.jsonBase === null ? null : { jsonBase: account.jsonBase, username: account.jsonUsername },
@@ -190,4 +194,12 @@ function fromRow(row: Row): StoredAccount {
     jsonBase: row['json_base'] == null ? null : String(row['json_base']),
     jsonUsername: row['json_username'] == null ? null : String(row['json_username']),
   }
+}
+
+/**
+ * What the person calls the account: its weblog and who writes there ("Melody's Weblog — melody"); its server's
+ * address only until the weblog's title is known.
+ */
+export function accountLabel(weblogTitle: string | null, username: string, weblogRoot: string): string {
+  return weblogTitle ? `${weblogTitle} — ${username}` : `${username} @ ${new URL(weblogRoot).host}`
 }

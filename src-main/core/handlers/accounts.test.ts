@@ -76,6 +76,20 @@ describe('accounts handlers', () => {
     expect(await handlers()['accounts:list'](null)).toEqual([account])
   })
 
+  it('names an account by its first weblog and the user once its weblogs are read, and says so to the window', async () => {
+    const events = recordEvents(fixture.core)
+    const added = await addSandboxAccount()
+    expect(added.label, 'before its weblogs are read: the server').toBe(`${sandbox.sandbox.username} @ ${new URL(sandbox.sandbox.atomBase).host}`)
+    const [first] = await handlers()['weblogs:list']({ accountId: added.id, refresh: true })
+    const named = `${first!.title} — ${sandbox.sandbox.username}`
+    expect((await handlers()['accounts:list'](null)).map((account) => account.label)).toEqual([named])
+    expect(events.of('accounts:changed').at(-1)?.map((account) => account.label)).toEqual([named])
+    // Reading the same weblogs again renames nothing and announces nothing.
+    const announced = events.of('accounts:changed').length
+    await handlers()['weblogs:list']({ accountId: added.id, refresh: true })
+    expect(events.of('accounts:changed')).toHaveLength(announced)
+  })
+
   it('connects the JSON side: the authorize page is shown, the person approves, the page closes and the account says so', async () => {
     const account = await addSandboxAccount()
     const events = recordEvents(fixture.core)

@@ -104,7 +104,10 @@ export function accountsHandlers(services: Services): Omit<HandlersOf<'accounts'
       if (cached && (!refresh || !platform.connectivity.isOnline())) return cached.value
       try {
         const weblogs = await accounts.weblogs(accountId)
+        const namedBefore = caches.weblogs(accountId)?.value[0]?.title
         caches.replaceWeblogs(accountId, weblogs)
+        // The account is called by its first weblog's title: a new or renamed one renames it everywhere.
+        if (weblogs[0]?.title !== namedBefore) accounts.announce()
         return weblogs
       } catch (error) {
         if (cached && error instanceof CoreError && error.code === 'offline') return cached.value

@@ -1,7 +1,7 @@
-import { useId } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import type { Weblog } from '../../../../src-shared/contract'
 import { openInBrowser } from '../../lib/links'
-import { Card, Icon, Pane, Spinner } from '../../ui'
+import { Button, Icon, Pane, Sheet, Spinner } from '../../ui'
 import { displayUrl } from './displayUrl'
 import { ImageSettings } from './ImageSettings'
 import { useAccountsStore } from './store'
@@ -12,15 +12,30 @@ export interface WeblogDetailsProps {
   weblogPostUri: string
   /** What to do next, e.g. "Choose a draft in the list, or start a new post." */
   hint?: string
+  /** Starts a new post on this weblog; left out where the list pane beside offers New post (the drafts). */
+  onNewPost?: () => void
 }
 
-/** The main pane for a weblog with nothing open: what it is called, where it lives, and what the server offers. */
-export function WeblogDetails({ accountId, weblogPostUri, hint }: WeblogDetailsProps) {
+/**
+ * The main pane for a weblog with nothing open: what it is called, where it lives, and New post. The addresses the
+ * server announced (PostURI, FeedURI…) are for the curious, in the "Weblog details" sheet.
+ */
+export function WeblogDetails({ accountId, weblogPostUri, hint, onNewPost }: WeblogDetailsProps) {
   const account = useAccountsStore((state) =>
     state.accounts.status === 'loaded' ? state.accounts.value.find((item) => item.id === accountId) : undefined,
   )
   const weblogs = useAccountsStore((state) => state.weblogsByAccount[accountId])
+  const landing = useAccountsStore((state) => state.landing === accountId)
   const weblog = weblogs?.status === 'loaded' ? weblogs.value.find((item) => item.postUri === weblogPostUri) : undefined
+  const [detailsShown, setDetailsShown] = useState(false)
+  const newPost = useRef<HTMLButtonElement>(null)
+
+  // An account just added opens ready to write: New post has the focus, once.
+  useEffect(() => {
+    if (!landing || !weblog) return
+    newPost.current?.focus()
+    useAccountsStore.setState({ landing: null })
+  }, [landing, weblog])
 
   if (!account) return null
   if (!weblogs || weblogs.status === 'loading') {
@@ -57,9 +72,21 @@ export function WeblogDetails({ accountId, weblogPostUri, hint }: WeblogDetailsP
           )}
           {hint && <p className="weblog-details__hint">{hint}</p>}
         </header>
-        <EndpointList weblog={weblog} />
+        <div className="weblog-details__actions">
+          {onNewPost && (
+            <button type="button" ref={newPost} className="button button--primary" onClick={onNewPost}>
+              <Icon name="plus" /> New post
+            </button>
+          )}
+          <Button variant="quiet" onClick={() => setDetailsShown(true)}>
+            Weblog details
+          </Button>
+        </div>
         <ImageSettings accountId={accountId} weblogPostUri={weblogPostUri} />
       </article>
+      <Sheet open={detailsShown} title={`Details of ${weblog.title}`} onClose={() => setDetailsShown(false)}>
+        <EndpointList weblog={weblog} />
+      </Sheet>
     </Pane>
   )
 }
@@ -74,10 +101,10 @@ const endpoints: { key: keyof Omit<Weblog, 'title' | 'homeUrl'>; name: string; p
 function EndpointList({ weblog }: { weblog: Weblog }) {
   const headingId = useId()
   return (
-    <Card className="endpoints" aria-labelledby={headingId}>
-      <h2 className="endpoints__title" id={headingId}>
+    <section className="endpoints" aria-labelledby={headingId}>
+      <h3 className="endpoints__title" id={headingId}>
         Addresses the server announced
-      </h2>
+      </h3>
       <dl className="endpoints__list">
         {endpoints.map(({ key, name, purpose }) => (
           <div className="endpoints__row" key={key}>
@@ -91,6 +118,6 @@ function EndpointList({ weblog }: { weblog: Weblog }) {
           </div>
         ))}
       </dl>
-    </Card>
+    </section>
   )
 }

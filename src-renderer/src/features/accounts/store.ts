@@ -24,6 +24,8 @@ export interface AccountsState {
   trying: Request
   /** OAuth sign-ins, by account: busy while the person answers in the sign-in window. */
   signIns: Partial<Record<string, Request>>
+  /** The account just added, whose first weblog opens ready to write (New post has the focus), until it is shown. */
+  landing: string | null
 
   loadAccounts(): Promise<void>
   /** Takes a fresh list from the main process, fetching weblogs for accounts seen for the first time. */
@@ -52,6 +54,7 @@ export const useAccountsStore = create<AccountsState>()((set, get) => ({
   accounts: { status: 'loading' },
   weblogsByAccount: {},
   adding: IDLE,
+  landing: null,
   trying: IDLE,
   signIns: {},
 
@@ -159,13 +162,14 @@ export function followAccounts(): void {
   api.accounts.onChanged((accounts) => useAccountsStore.getState().receiveAccounts(accounts))
 }
 
-/** Shows a newly added account: its first weblog's drafts once the weblogs are in. */
+/** Shows a newly added account: its first weblog's posts once the weblogs are in, with New post at hand. */
 function welcome(account: AccountSummary) {
   const { accounts, weblogsByAccount } = useAccountsStore.getState()
   const listed = accounts.status === 'loaded' ? accounts.value : []
   const weblogs = weblogsByAccount[account.id]
   const first = weblogs?.status === 'loaded' ? weblogs.value[0] : undefined
-  if (first) useNavigation.getState().navigate({ kind: 'drafts', accountId: account.id, weblogPostUri: first.postUri })
+  useAccountsStore.setState({ landing: account.id })
+  if (first) useNavigation.getState().navigate({ kind: 'posts', accountId: account.id, weblogPostUri: first.postUri })
   else useNavigation.setState({ view: null })
   if (!listed.some((existing) => existing.id === account.id)) useAccountsStore.getState().receiveAccounts([...listed, account])
 }
@@ -180,11 +184,11 @@ function setSignIn(accountId: string, request: Request) {
   useAccountsStore.setState((state) => ({ signIns: { ...state.signIns, [accountId]: request } }))
 }
 
-/** The account's weblogs as read; with nothing chosen yet, the first weblog's drafts are shown. */
+/** The account's weblogs as read; with nothing chosen yet, the first weblog's posts are shown. */
 function showWeblogs(accountId: string, weblogs: Weblog[]) {
   setWeblogs(accountId, { status: 'loaded', value: weblogs })
   const { view, navigate } = useNavigation.getState()
-  if (view === null && weblogs[0]) navigate({ kind: 'drafts', accountId, weblogPostUri: weblogs[0].postUri })
+  if (view === null && weblogs[0]) navigate({ kind: 'posts', accountId, weblogPostUri: weblogs[0].postUri })
 }
 
 function setWeblogs(accountId: string, weblogs: Loadable<Weblog[]>) {

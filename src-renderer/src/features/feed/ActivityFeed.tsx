@@ -315,14 +315,23 @@ function FeedList({ feed, name, loadRemoteImages, openLink }: FeedListProps) {
   )
 }
 
-/** "N new": puts the news waiting above the list on top, without moving what the reader is looking at. */
+/**
+ * "N new": puts the news waiting above the list on top, without moving what the reader is looking at. It sits in a
+ * strip of its own above the list, there whether news waits or not, so it never covers a row and its coming never
+ * pushes the rows down.
+ */
 const NewsButton = memo(function NewsButton({ feed, controls, onShow }: { feed: FeedWindow; controls: string; onShow(): void }) {
   const pending = useFeed(feed, (current) => current.pending)
-  if (pending === 0) return null
   return (
-    <button type="button" className="activity-feed__pill" aria-controls={controls} onClick={onShow}>
-      <span aria-hidden="true">↑</span> {pending} new
-    </button>
+    <div className="activity-feed__news">
+      {pending === 0 ? (
+        <span className="activity-feed__up-to-date">Up to date</span>
+      ) : (
+        <button type="button" className="activity-feed__pill" aria-controls={controls} onClick={onShow}>
+          <span aria-hidden="true">↑</span> {pending} new
+        </button>
+      )}
+    </div>
   )
 })
 

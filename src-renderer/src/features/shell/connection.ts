@@ -1,7 +1,8 @@
 // The connection in words, as the main process knows it from the outcome of its requests (AppStatus.connection and
 // .accounts): the status bar's line, each account's, and the "next try in N s" of what waits for a server.
-import { useEffect, useState } from 'react'
+import { useSyncExternalStore } from 'react'
 import type { Connection } from '../../../../src-shared/contract'
+import { createSharedClock, secondsUntil } from './clock'
 import { useStatusStore } from './statusStore'
 
 /** The account's connection (the status bar's when no account is given); null before the first status. */
@@ -16,15 +17,13 @@ export function useConnection(accountId?: string): Connection | null {
 
 const ONLINE: Connection = { state: 'online', accountId: null, host: null, waiting: 0, nextTryAt: null, reason: null }
 
-/** Whole seconds until `iso`, counted down every second; null without a time. */
+const windowClock = createSharedClock()
+const notCounting = () => () => {}
+
+/** Whole seconds until `iso`, read from the window's one shared clock so every countdown agrees; null without a time. */
 export function useSecondsUntil(iso: string | null): number | null {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    if (iso === null) return
-    const timer = setInterval(() => setNow(Date.now()), 1_000)
-    return () => clearInterval(timer)
-  }, [iso])
-  return iso === null ? null : Math.max(0, Math.ceil((Date.parse(iso) - now) / 1_000))
+  const now = useSyncExternalStore(iso === null ? notCounting : windowClock.subscribe, windowClock.now)
+  return secondsUntil(iso, now)
 }
 
 /** "Online", "Can't reach blog.example.com — 3 waiting, next try in 5 s", "Offline (this computer)", "Signed out of …". */
