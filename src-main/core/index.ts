@@ -13,6 +13,7 @@ import {
   feedHandlers,
   outboxHandlers,
   postsHandlers,
+  searchHandlers,
   type CoreEventListener,
   type Services,
 } from './handlers'
@@ -168,6 +169,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     ...postsHandlers(services),
     ...collectionsHandlers(services),
     ...feedHandlers(services),
+    ...searchHandlers(services),
   }
   sync.start()
   feed.start()

@@ -12,7 +12,11 @@ export {
   type DraftState,
   type NewDraft,
   type Revision,
+  type RevisionReason,
+  type SaveReason,
 } from './drafts'
 export { MediaCopies, type MediaCopy } from './media-copies'
 export { migrations, type Migration } from './migrations'
 export { DataInUseError } from './ownership'
+export { plainTextOf } from './plain-text'
+export { MATCH_END, MATCH_START, Search, matchQueryOf, type SearchDocument, type SearchResult } from './search'

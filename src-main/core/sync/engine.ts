@@ -296,7 +296,7 @@ export class SyncEngine {
         throw new CoreError('rejected', `“${title}” is no longer in conflict with the weblog, so there is no other version to keep. Reopen it to see where it stands.`)
       }
       const { server } = draft.conflict
-      this.#drafts.save(draftId, { title: server.title, content: server.content, categories: server.categories }, { newRevision: true })
+      this.#drafts.save(draftId, { title: server.title, content: server.content, categories: server.categories }, { newRevision: true, reason: 'from-weblog' })
       for (const operation of this.#outbox.openOfDraft(draftId)) if (operation.state === 'conflict') this.#outbox.remove(operation)
       this.#settleDraft(draftId, null, remoteOf(server))
     })
