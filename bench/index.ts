@@ -10,6 +10,7 @@ import { runFlushBench } from './flush'
 import { runLiveBench } from './live'
 import { runPhotoBench } from './photo'
 import { runReconnectBench } from './reconnect'
+import { runSearchBench } from './search'
 import { runServiceBench } from './service'
 import { runStartupBench } from './startup'
 import { printTable, type BenchRow } from './table'
@@ -31,6 +32,7 @@ const suites: [string, () => Promise<BenchRow[]>][] = [
   ['Post editor: typing and opening long posts', runEditorBench],
   ['Startup with 1,000 drafts and 10,000 cached events', runStartupBench],
   ['Activity feed: 10,000 and 100,000 cached events', runFeedBench],
+  ['Search: 1,000 drafts and 5,000 cached posts', runSearchBench],
 ]
 
 const only = process.argv.slice(2)

@@ -15,6 +15,7 @@ import { DraftsList, PostEditor } from './features/editor'
 import { ActivityFeed, FriendsList } from './features/feed'
 import { accountOfView, useNavigation, type View } from './features/navigation'
 import { CategoriesPane, PostsList } from './features/posts'
+import { SearchDialog } from './features/search'
 import { OutboxPanel, PaneBoundary, Sidebar, StatusBar } from './features/shell'
 import { AppShell, ErrorNotice, Pane, Spinner } from './ui'
 
@@ -26,6 +27,7 @@ export function App() {
   const placeName = useAccountsStore((state) => placeNameOf(state, view))
   const list = firstRun || withoutJson ? null : listPaneOf(view, placeName)
   return (
+    <>
     <AppShell
       sidebar={<Sidebar />}
       banner={<PausedBanner />}
@@ -44,6 +46,8 @@ export function App() {
         <Suspense fallback={<Loading label="Opening…" />}>{firstRun ? <Welcome /> : <MainPane />}</Suspense>
       </PaneBoundary>
     </AppShell>
+    <SearchDialog />
+    </>
   )
 }
 

@@ -186,6 +186,8 @@ export const migrations: readonly Migration[] = [
       -- What search finds: the drafts outside the Trash (their text as plain words) and the posts last read from the
       -- weblogs' feeds, one row each, indexed by FTS5 as an external-content table. Drafts are kept here by the
       -- triggers below; posts by Caches.replaceFeedPage. plain_text() is registered by LocalStore.open.
+      -- Indexing a long post costs a few hundred ms, too much for every autosave: a save only marks the draft in
+      -- search_stale, and Search indexes those again before it answers.
       CREATE TABLE search_documents (
         id              INTEGER PRIMARY KEY,
         account_id      TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
@@ -205,8 +207,9 @@ export const migrations: readonly Migration[] = [
 
       CREATE VIRTUAL TABLE search_index USING fts5(
         title, body, content = 'search_documents', content_rowid = 'id',
-        tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+        tokenize = 'unicode61 remove_diacritics 2'
       );
+      CREATE TABLE search_stale (draft_id TEXT PRIMARY KEY REFERENCES drafts (id) ON DELETE CASCADE) WITHOUT ROWID;
       CREATE TRIGGER search_documents_added AFTER INSERT ON search_documents BEGIN
         INSERT INTO search_index (rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
       END;
@@ -225,7 +228,14 @@ export const migrations: readonly Migration[] = [
         VALUES (NEW.account_id, 'draft', NEW.weblog_post_uri, NEW.id, NEW.remote_edit_uri, NEW.title,
                 plain_text(NEW.content), NEW.updated_at);
       END;
-      CREATE TRIGGER drafts_searchable_changed AFTER UPDATE OF title, content, state, trashed_at, remote_edit_uri ON drafts BEGIN
+      CREATE TRIGGER drafts_text_changed AFTER UPDATE OF title, content ON drafts BEGIN
+        INSERT OR IGNORE INTO search_stale (draft_id) VALUES (NEW.id);
+      END;
+      CREATE TRIGGER drafts_searchable_changed AFTER UPDATE OF state, trashed_at, remote_edit_uri ON drafts
+      WHEN (OLD.trashed_at IS NULL AND OLD.state NOT IN ('deleting', 'deleted'))
+             != (NEW.trashed_at IS NULL AND NEW.state NOT IN ('deleting', 'deleted'))
+        OR OLD.remote_edit_uri IS NOT NEW.remote_edit_uri BEGIN
+        DELETE FROM search_stale WHERE draft_id = OLD.id;
         DELETE FROM search_documents WHERE draft_id = OLD.id;
         INSERT INTO search_documents (account_id, kind, weblog_post_uri, draft_id, edit_uri, title, body, at)
         SELECT NEW.account_id, 'draft', NEW.weblog_post_uri, NEW.id, NEW.remote_edit_uri, NEW.title,

@@ -11,6 +11,12 @@ export const MATCH_END = '\u0003'
 
 /** Words of context around the best match in a result's text. */
 const SNIPPET_WORDS = 24
+/** Words shown before the first match in a snippet. */
+const SNIPPET_LEAD_WORDS = 6
+/** The most matching documents ranked by relevance; see `find`. */
+const RANKED = 1_000
+/** How much more a word in the title counts than one in the text. */
+const TITLE_WEIGHT = 4.0
 
 export interface SearchDocument {
   kind: 'draft' | 'post'
@@ -58,29 +64,27 @@ export class Search {
   /**
    * The account's drafts and cached posts matching `typed`, best first. A post that has a local draft is found as
    * that draft (its text is what the person would open), and drafts in the Trash or being deleted are not found.
+   * Ranking (bm25, a title match counting more) costs per matching document, so when more than RANKED match, the
+   * best of the RANKED most recently written or read are answered, and `more` says there are others.
    */
   find(accountId: string, typed: string, limit: number): SearchResult {
     const query = matchQueryOf(typed)
     if (query === null) return { documents: [], more: false }
-    // The best rows are chosen first and only they are given snippets: a snippet costs far more than a rank.
+    this.#catchUp()
     const rows = this.#store.all(
-      `SELECT doc.kind, doc.weblog_post_uri, doc.draft_id, doc.edit_uri, doc.at, d.state,
-         highlight(search_index, 0, :start, :end) AS title,
-         snippet(search_index, 1, :start, :end, '…', :words) AS snippet
-       FROM search_index
-       JOIN search_documents doc ON doc.id = search_index.rowid
-       LEFT JOIN drafts d ON d.id = doc.draft_id
-       WHERE search_index MATCH :query AND search_index.rowid IN (
-         SELECT ranked.rowid FROM search_index ranked
-         JOIN search_documents candidate ON candidate.id = ranked.rowid
-         WHERE ranked.search_index MATCH :query AND candidate.account_id = :accountId
-           AND (candidate.kind = 'draft' OR NOT EXISTS (
-             SELECT 1 FROM drafts local
-             WHERE local.account_id = candidate.account_id AND local.remote_edit_uri = candidate.edit_uri))
-         ORDER BY ranked.rank LIMIT :limit)
-       ORDER BY search_index.rank`,
-      { query, accountId, start: MATCH_START, end: MATCH_END, words: SNIPPET_WORDS, limit: limit + 1 },
+      `SELECT kind, weblog_post_uri, draft_id, edit_uri, at, state, title, body FROM (
+         SELECT doc.*, d.state, bm25(search_index, ${TITLE_WEIGHT}, 1.0) AS score
+         FROM search_index JOIN search_documents doc ON doc.id = search_index.rowid
+         LEFT JOIN drafts d ON d.id = doc.draft_id
+         WHERE search_index MATCH :query AND doc.account_id = :accountId
+           AND (doc.kind = 'draft' OR NOT EXISTS (
+             SELECT 1 FROM drafts local WHERE local.account_id = doc.account_id AND local.remote_edit_uri = doc.edit_uri))
+         ORDER BY search_index.rowid DESC LIMIT :ranked)
+       ORDER BY score LIMIT :limit`,
+      { query, accountId, ranked: RANKED, limit: limit + 1 },
     )
+    // Marked here rather than by FTS5's highlight() and snippet(), which evaluate the query again for each row.
+    const matches = matcherOf(typed)
     const documents = rows.slice(0, limit).map(
       (row): SearchDocument => ({
         kind: row['kind'] === 'post' || row['edit_uri'] !== null ? 'post' : 'draft',
@@ -89,13 +93,62 @@ export class Search {
         draftId: row['draft_id'] === null ? null : String(row['draft_id']),
         editUri: row['edit_uri'] === null ? null : String(row['edit_uri']),
         state: row['state'] === null ? null : String(row['state']),
-        title: String(row['title']),
-        snippet: String(row['snippet']).includes(MATCH_START) ? String(row['snippet']) : '',
+        title: marked(String(row['title']), matches),
+        snippet: snippetOf(String(row['body']), matches),
         at: row['at'] === null ? null : String(row['at']),
       }),
     )
     return { documents, more: rows.length > limit }
   }
+
+  /** Indexes again the drafts written since the last search (a save only marks them). */
+  #catchUp(): void {
+    this.#store.transaction(() => {
+      this.#store.run('DELETE FROM search_documents WHERE draft_id IN (SELECT draft_id FROM search_stale)')
+      this.#store.run(
+        `INSERT INTO search_documents (account_id, kind, weblog_post_uri, draft_id, edit_uri, title, body, at)
+         SELECT account_id, 'draft', weblog_post_uri, id, remote_edit_uri, title, plain_text(content), updated_at
+         FROM drafts WHERE id IN (SELECT draft_id FROM search_stale) AND trashed_at IS NULL AND state NOT IN ('deleting', 'deleted')`,
+      )
+      this.#store.run('DELETE FROM search_stale')
+    })
+  }
+}
+
+/** A word as unicode61 with remove_diacritics compares it: without case or accents. */
+function folded(word: string): string {
+  return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+}
+
+/** Runs of letters and digits: the words unicode61 makes of a text. */
+const TOKEN = /[\p{L}\p{N}]+/gu
+
+/** Whether a word of a text is one the query matched: any of its words whole, the last one as a prefix while typed. */
+function matcherOf(typed: string): (word: string) => boolean {
+  const tokens = [...typed.matchAll(TOKEN)].map(([token]) => folded(token))
+  const prefix = /[\p{L}\p{N}]$/u.test(typed) ? tokens.pop() : undefined
+  const whole = new Set(tokens)
+  return (word) => {
+    const form = folded(word)
+    return whole.has(form) || (prefix !== undefined && form.startsWith(prefix))
+  }
+}
+
+/** `text` with MATCH_START and MATCH_END around each matched word. */
+function marked(text: string, matches: (word: string) => boolean): string {
+  return text.replace(TOKEN, (word) => (matches(word) ? `${MATCH_START}${word}${MATCH_END}` : word))
+}
+
+/** About SNIPPET_WORDS words of `body` around its first match, marked; '' when nothing in it matched. */
+function snippetOf(body: string, matches: (word: string) => boolean): string {
+  const words = [...body.matchAll(TOKEN)]
+  const first = words.findIndex(([word]) => matches(word))
+  if (first === -1) return ''
+  const from = Math.max(0, first - SNIPPET_LEAD_WORDS)
+  const to = Math.min(words.length, from + SNIPPET_WORDS) - 1
+  const start = from === 0 ? 0 : words[from]!.index
+  const end = to === words.length - 1 ? body.length : words[to]!.index + words[to]![0].length
+  return `${start > 0 ? '…' : ''}${marked(body.slice(start, end), matches)}${end < body.length ? '…' : ''}`
 }
 
 /**

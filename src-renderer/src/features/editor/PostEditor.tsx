@@ -9,6 +9,7 @@ import { ApiError, toApiError } from '../../lib/apiError'
 import { Alert, Button, ConfirmDialog, ErrorNotice, Spinner, classNames } from '../../ui'
 import { useNavigation } from '../navigation'
 import { CategoryPicker, ConflictView } from '../posts'
+import { takeReveal } from '../search'
 import type { QuittingDetail } from '../shell'
 import { catchUpWithTheCaretDrawn, focusTextNow } from './caret'
 import { useAppCommand, useNewPostCommand } from './commands'
@@ -140,7 +141,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   const [imageError, setImageError] = useState<ApiError | null>(null)
   const [source, setSource] = useState<string | null>(null)
   const [link, setLink] = useState<Pick<LinkPopoverProps, 'range' | 'at'> | null>(null)
-  const [find, setFind] = useState<{ replace: boolean; request: number } | null>(null)
+  const [find, setFind] = useState<{ replace: boolean; request: number; text?: string } | null>(null)
   const [deleting, setDeleting] = useState<'asking' | 'busy' | null>(null)
   const moveToTrash = useTrashStore((state) => state.moveToTrash)
   const [deleteError, setDeleteError] = useState<ApiError | null>(null)
@@ -206,6 +207,13 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   useEffect(() => {
     if (!draft.title && !draft.content) titleInput.current?.focus()
   }, [draft.title, draft.content])
+
+  // Opened from a search result: the find bar opens with the words matched, on the first match. After the text is
+  // mounted, which a layout effect does.
+  useEffect(() => {
+    const text = takeReveal(draft.id)
+    if (text !== null) setFind({ replace: false, request: 1, text })
+  }, [draft.id])
 
   function publish() {
     if (!READ_ONLY_STATES.has(useDraftsStore.getState().latest[draft.id]?.state ?? draft.state)) void session.publish()
@@ -325,7 +333,9 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
             onLink={openLink}
             onImage={() => picker.current?.click()}
           />
-          {find && source === null && <FindBar editor={editor} replace={find.replace} request={find.request} onClose={() => setFind(null)} />}
+          {find && source === null && (
+            <FindBar editor={editor} replace={find.replace} request={find.request} initialText={find.text} onClose={() => setFind(null)} />
+          )}
         </div>
         <div className="post-editor__page" ref={frame}>
           <input
