@@ -33,6 +33,7 @@ describe('matchQueryOf', () => {
     expect(matchQueryOf('tram hil')).toBe('"tram" "hil"*')
     expect(matchQueryOf('tram hill ')).toBe('"tram" "hill"')
     expect(matchQueryOf('NOT "quoted" OR title:x*')).toBe('"NOT" """quoted""" "OR" "title:x*"*')
+    expect(matchQueryOf('tram h'), 'one letter is not yet a prefix').toBe('"tram" "h"')
     expect(matchQueryOf('  -- ** ')).toBeNull()
   })
 })

@@ -43,15 +43,15 @@ export interface SearchResult {
 
 /**
  * The FTS5 query for what a person typed: each word a quoted phrase (FTS syntax in it is only text), all required,
- * the last one a prefix unless the person has typed past it. Null when nothing in it can match a word.
+ * the last one a prefix (from its second letter) unless the person has typed past it. Null when nothing in it can match a word.
  */
 export function matchQueryOf(typed: string): string | null {
   const words = typed.split(/\s+/u).filter((word) => /[\p{L}\p{N}]/u.test(word))
   if (words.length === 0) return null
-  const stillTyping = !/\s$/u.test(typed)
-  return words
-    .map((word, index) => `"${word.replaceAll('"', '""')}"${stillTyping && index === words.length - 1 ? '*' : ''}`)
-    .join(' ')
+  const last = words.at(-1)!
+  // A single letter as a prefix would match most of the index: it waits for a second.
+  const asPrefix = !/\s$/u.test(typed) && [...last.matchAll(/[\p{L}\p{N}]/gu)].length >= 2
+  return words.map((word, index) => `"${word.replaceAll('"', '""')}"${asPrefix && index === words.length - 1 ? '*' : ''}`).join(' ')
 }
 
 export class Search {
@@ -71,16 +71,18 @@ export class Search {
     const query = matchQueryOf(typed)
     if (query === null) return { documents: [], more: false }
     this.#catchUp()
+    // The candidates carry only a rank; the texts are read for the few answered.
     const rows = this.#store.all(
-      `SELECT kind, weblog_post_uri, draft_id, edit_uri, at, state, title, body FROM (
-         SELECT doc.*, d.state, bm25(search_index, ${TITLE_WEIGHT}, 1.0) AS score
-         FROM search_index JOIN search_documents doc ON doc.id = search_index.rowid
-         LEFT JOIN drafts d ON d.id = doc.draft_id
-         WHERE search_index MATCH :query AND doc.account_id = :accountId
-           AND (doc.kind = 'draft' OR NOT EXISTS (
-             SELECT 1 FROM drafts local WHERE local.account_id = doc.account_id AND local.remote_edit_uri = doc.edit_uri))
-         ORDER BY search_index.rowid DESC LIMIT :ranked)
-       ORDER BY score LIMIT :limit`,
+      `SELECT doc.kind, doc.weblog_post_uri, doc.draft_id, doc.edit_uri, doc.at, doc.title, doc.body, d.state FROM (
+         SELECT search_index.rowid AS id, bm25(search_index, ${TITLE_WEIGHT}, 1.0) AS score
+         FROM search_index JOIN search_documents candidate ON candidate.id = search_index.rowid
+         WHERE search_index MATCH :query AND candidate.account_id = :accountId
+           AND (candidate.kind = 'draft' OR NOT EXISTS (
+             SELECT 1 FROM drafts local WHERE local.account_id = candidate.account_id AND local.remote_edit_uri = candidate.edit_uri))
+         ORDER BY search_index.rowid DESC LIMIT :ranked) ranked
+       JOIN search_documents doc ON doc.id = ranked.id
+       LEFT JOIN drafts d ON d.id = doc.draft_id
+       ORDER BY ranked.score LIMIT :limit`,
       { query, accountId, ranked: RANKED, limit: limit + 1 },
     )
     // Marked here rather than by FTS5's highlight() and snippet(), which evaluate the query again for each row.
@@ -126,7 +128,7 @@ const TOKEN = /[\p{L}\p{N}]+/gu
 /** Whether a word of a text is one the query matched: any of its words whole, the last one as a prefix while typed. */
 function matcherOf(typed: string): (word: string) => boolean {
   const tokens = [...typed.matchAll(TOKEN)].map(([token]) => folded(token))
-  const prefix = /[\p{L}\p{N}]$/u.test(typed) ? tokens.pop() : undefined
+  const prefix = /[\p{L}\p{N}]$/u.test(typed) && (tokens.at(-1)?.length ?? 0) >= 2 ? tokens.pop() : undefined
   const whole = new Set(tokens)
   return (word) => {
     const form = folded(word)

@@ -4,9 +4,9 @@ import { EditorState } from '@tiptap/pm/state'
 import { useEditor, type Editor } from '@tiptap/react'
 import { Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react'
 import { useStore } from 'zustand'
-import type { DraftState, PostDraft } from '../../../../src-shared/contract'
+import type { DraftState, PostDraft, RestoredDraft, RevisionSummary } from '../../../../src-shared/contract'
 import { ApiError, toApiError } from '../../lib/apiError'
-import { Alert, Button, ConfirmDialog, ErrorNotice, Spinner, classNames } from '../../ui'
+import { Alert, Button, ConfirmDialog, ErrorNotice, Spinner, Toast, classNames } from '../../ui'
 import { useNavigation } from '../navigation'
 import { CategoryPicker, ConflictView } from '../posts'
 import { takeReveal } from '../search'
@@ -25,7 +25,7 @@ import { deletePublishedPost, importImage, previewUrlOf, readDraft, restoreRevis
 import { DraftSession } from './session'
 import { StateBadge } from './StateBadge'
 import { useDraftsStore, type Loadable } from './store'
-import { formatExact } from './time'
+import { formatExact, formatSaved } from './time'
 import { Toolbar } from './Toolbar'
 import { useTrashStore } from './trash'
 import './post-editor.css'
@@ -51,6 +51,9 @@ function OpenDraft({ draftId }: { draftId: string }) {
   /** Counts the times the text was replaced from outside the editor (a restore, a settled conflict): the editor starts over. */
   const [generation, setGeneration] = useState(0)
   const [historyOpen, setHistoryOpen] = useState(false)
+  /** The restore just made, while its Undo is offered: bringing back the revision it replaced undoes it. */
+  const [restored, setRestored] = useState<{ savedAt: string; undoRevisionId: number } | null>(null)
+  const [undoError, setUndoError] = useState<ApiError | null>(null)
   const [attempt, setAttempt] = useState(0)
   const state = useDraftsStore((store) => store.latest[draftId]?.state)
   const receive = useDraftsStore((store) => store.receive)
@@ -81,6 +84,16 @@ function OpenDraft({ draftId }: { draftId: string }) {
     },
     [receive],
   )
+
+  async function undoRestore(revisionId: number) {
+    setRestored(null)
+    try {
+      replaced(await restoreRevision(draftId, revisionId))
+      setUndoError(null)
+    } catch (error) {
+      setUndoError(toApiError(error))
+    }
+  }
 
   if (draft.status === 'loading') {
     return (
@@ -116,24 +129,44 @@ function OpenDraft({ draftId }: { draftId: string }) {
     )
   }
   return (
-    <DraftEditor
-      key={generation}
-      draft={draft.value}
-      historyOpen={historyOpen}
-      onHistoryOpen={setHistoryOpen}
-      onReplaced={replaced}
-    />
+    <>
+      <DraftEditor
+        key={generation}
+        draft={draft.value}
+        historyOpen={historyOpen}
+        undoError={undoError}
+        onHistoryOpen={setHistoryOpen}
+        onReplaced={replaced}
+        onRestored={(next, from) => {
+          replaced(next)
+          setUndoError(null)
+          setRestored({ savedAt: from.savedAt, undoRevisionId: next.replacedRevisionId })
+        }}
+      />
+      {restored && (
+        <Toast
+          key={restored.undoRevisionId}
+          message={`Restored the version of ${formatSaved(restored.savedAt)}`}
+          actionLabel="Undo"
+          onAction={() => void undoRestore(restored.undoRevisionId)}
+          onDismiss={() => setRestored(null)}
+        />
+      )}
+    </>
   )
 }
 
 interface DraftEditorProps {
   draft: PostDraft
   historyOpen: boolean
+  /** Why undoing a restore failed. */
+  undoError: ApiError | null
   onHistoryOpen(open: boolean): void
   onReplaced(draft: PostDraft): void
+  onRestored(draft: RestoredDraft, from: RevisionSummary): void
 }
 
-function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEditorProps) {
+function DraftEditor({ draft, historyOpen, undoError, onHistoryOpen, onReplaced, onRestored }: DraftEditorProps) {
   const summary = useDraftsStore((store) => store.latest[draft.id]) ?? draft
   const openDraft = useNavigation((store) => store.openDraft)
   const [title, setTitle] = useState(draft.title)
@@ -257,9 +290,9 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
     focusTextNow(editor.view)
   }
 
-  async function restore(revisionId: number) {
+  async function restore(revision: RevisionSummary) {
     await session.flush()
-    onReplaced(await restoreRevision(draft.id, revisionId))
+    onRestored(await restoreRevision(draft.id, revision.id), revision)
   }
 
   const published = summary.permalink !== null
@@ -316,6 +349,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
           </header>
           <PublishStatus draft={summary} publishError={publishError} onPublish={publish} />
           {deleteError && <ErrorNotice error={deleteError} className="post-editor__notice" />}
+          {undoError && <ErrorNotice error={undoError} className="post-editor__notice" />}
           {imageError && (
             <Alert
               tone="error"
