@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Caches, Drafts, LocalStore, Search } from '../src-main/core/store'
+import { Caches, Drafts, LocalStore, Search } from '../src-main/core/index'
 import type { BenchRow } from './table'
 
 const ACCOUNT_ID = 'bench-account'

@@ -65,6 +65,7 @@ export {
   Drafts,
   LocalStore,
   MediaCopies,
+  Search,
   type Cached,
   type Draft,
   type DraftChanges,

@@ -136,7 +136,6 @@ function OpenDraft({ draftId }: { draftId: string }) {
         historyOpen={historyOpen}
         undoError={undoError}
         onHistoryOpen={setHistoryOpen}
-        onReplaced={replaced}
         onRestored={(next, from) => {
           replaced(next)
           setUndoError(null)
@@ -162,11 +161,10 @@ interface DraftEditorProps {
   /** Why undoing a restore failed. */
   undoError: ApiError | null
   onHistoryOpen(open: boolean): void
-  onReplaced(draft: PostDraft): void
   onRestored(draft: RestoredDraft, from: RevisionSummary): void
 }
 
-function DraftEditor({ draft, historyOpen, undoError, onHistoryOpen, onReplaced, onRestored }: DraftEditorProps) {
+function DraftEditor({ draft, historyOpen, undoError, onHistoryOpen, onRestored }: DraftEditorProps) {
   const summary = useDraftsStore((store) => store.latest[draft.id]) ?? draft
   const openDraft = useNavigation((store) => store.openDraft)
   const [title, setTitle] = useState(draft.title)
@@ -241,12 +239,14 @@ function DraftEditor({ draft, historyOpen, undoError, onHistoryOpen, onReplaced,
     if (!draft.title && !draft.content) titleInput.current?.focus()
   }, [draft.title, draft.content])
 
-  // Opened from a search result: the find bar opens with the words matched, on the first match. After the text is
-  // mounted, which a layout effect does.
+  // Opened from a search result: the find bar opens with the words matched, on the first match, once the text is
+  // in the view (EditorText's layout effect puts it there; the bar's own would run first).
+  const [reveal] = useState(() => takeReveal(draft.id))
   useEffect(() => {
-    const text = takeReveal(draft.id)
-    if (text !== null) setFind({ replace: false, request: 1, text })
-  }, [draft.id])
+    if (reveal === null) return
+    const frame = requestAnimationFrame(() => setFind({ replace: false, request: 1, text: reveal }))
+    return () => cancelAnimationFrame(frame)
+  }, [reveal])
 
   function publish() {
     if (!READ_ONLY_STATES.has(useDraftsStore.getState().latest[draft.id]?.state ?? draft.state)) void session.publish()

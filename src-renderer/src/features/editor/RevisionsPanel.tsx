@@ -109,7 +109,7 @@ export function RevisionsPanel({ draftId, beforeLoad, onRestore, onClose }: Revi
                   </time>
                   <span>{revision.words === 1 ? '1 word' : `${revision.words.toLocaleString()} words`}</span>
                 </div>
-                <p className={`revision__reason revision__reason--${revision.reason}`}>{reason}</p>
+                <p className="revision__reason">{reason}</p>
                 <p className="revision__title">{revision.title.trim() || 'Untitled'}</p>
                 {revision.excerpt && !open && <p className="revision__excerpt">{revision.excerpt}</p>}
                 {index === 0 ? (
@@ -181,7 +181,7 @@ function WordChanges({ before, after }: { before: string; after: string }) {
   const parts = diffWordsOf(before, after)
   if (parts.every((part) => part.kind === 'same')) return <p className="revision__same">Same text as the current version.</p>
   return (
-    <div className="revision__diff" aria-label="Changes from this version to the current text">
+    <div className="revision__diff" role="group" aria-label="Changes from this version to the current text">
       {parts.map((part, index) =>
         part.kind === 'added' ? (
           <ins key={index} className="revision__inserted">
