@@ -12,6 +12,7 @@ import { runLiveBench } from './live'
 import { runPhotoBench } from './photo'
 import { runPreviewBench } from './preview'
 import { runReconnectBench } from './reconnect'
+import { runSearchBench } from './search'
 import { runServiceBench } from './service'
 import { runStartupBench } from './startup'
 import { printTable, type BenchRow } from './table'
@@ -35,6 +36,7 @@ const suites: [string, () => Promise<BenchRow[]>][] = [
   ['Activity feed: 10,000 and 100,000 cached events', runFeedBench],
   ['Image sizes: images of a post scaled before upload', runImageSizesBench],
   ['Preview: a 10,000-word post in the weblog’s look', runPreviewBench],
+  ['Search: 1,000 drafts and 5,000 cached posts', runSearchBench],
 ]
 
 const only = process.argv.slice(2)

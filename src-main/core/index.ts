@@ -15,6 +15,7 @@ import {
   postsHandlers,
   weblogSettingsHandlers,
   previewHandlers,
+  searchHandlers,
   type CoreEventListener,
   type Services,
 } from './handlers'
@@ -66,6 +67,7 @@ export {
   Drafts,
   LocalStore,
   MediaCopies,
+  Search,
   type Cached,
   type Draft,
   type DraftChanges,
@@ -176,6 +178,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     ...feedHandlers(services),
     ...weblogSettingsHandlers(services),
     ...previewHandlers(services),
+    ...searchHandlers(services),
   }
   sync.start()
   feed.start()

@@ -15,6 +15,7 @@ import { DraftsList, PostEditor, startNewPost } from './features/editor'
 import { ActivityFeed, FriendsList } from './features/feed'
 import { accountOfView, useNavigation, type View } from './features/navigation'
 import { CategoriesPane, PostsList } from './features/posts'
+import { SearchDialog } from './features/search'
 import { OutboxPanel, PaneBoundary, Sidebar, StatusBar } from './features/shell'
 import { AppShell, ErrorNotice, Pane, Spinner } from './ui'
 
@@ -27,6 +28,7 @@ export function App() {
   const list = firstRun || withoutJson ? null : listPaneOf(view, placeName)
   const listPick = useNavigation((state) => state.draftId ?? state.friendId)
   return (
+    <>
     <AppShell
       sidebar={<Sidebar />}
       banner={<PausedBanner />}
@@ -46,6 +48,8 @@ export function App() {
         <Suspense fallback={<Loading label="Opening…" />}>{firstRun ? <Welcome /> : <MainPane />}</Suspense>
       </PaneBoundary>
     </AppShell>
+    <SearchDialog />
+    </>
   )
 }
 

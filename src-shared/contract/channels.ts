@@ -62,8 +62,12 @@ import type {
   QueuedPhoto,
   RemoteImagesChoice,
   RemotePostRef,
+  RestoredDraft,
   RevisionRef,
   RevisionSummary,
+  RevisionText,
+  SearchRequest,
+  SearchResults,
   SeenRef,
   TrashedDraft,
   UploadProgress,
@@ -106,7 +110,7 @@ export interface Channels {
   'drafts:get': { request: DraftRef; result: PostDraft }
   'drafts:save': { request: DraftEdit; result: DraftSummary }
   'drafts:revisions': { request: DraftRef; result: RevisionSummary[] }
-  'drafts:restore': { request: RevisionRef; result: PostDraft }
+  'drafts:restore': { request: RevisionRef; result: RestoredDraft }
   /** Queues the draft for publishing; resolves once the queue is safely on disk. */
   'drafts:publish': { request: DraftRef; result: DraftSummary }
   /** Moves a draft never published to the Trash; queues the deletion of a published post. */
@@ -118,6 +122,13 @@ export interface Channels {
   /** Deletes a draft in the Trash for good, with its history. */
   'drafts:deleteForever': { request: DraftRef; result: null }
   'drafts:resolveConflict': { request: ConflictResolution; result: PostDraft }
+  /** One revision's text, for the History's preview and difference. */
+  'drafts:revision': { request: RevisionRef; result: RevisionText }
+  /** Deletes for good every draft in the weblog's Trash. */
+  'drafts:emptyTrash': { request: WeblogAddress; result: null }
+
+  /** The account's drafts and cached posts matching the words, best first, the matches marked. */
+  'search:query': { request: SearchRequest; result: SearchResults }
 
   'media:importFile': { request: FileRef; result: LocalImage }
   'media:importBytes': { request: PastedImage; result: LocalImage }
@@ -257,6 +268,10 @@ export const requestChecks: { [C in Channel]: Check<RequestOf<C>> } = {
     choice: oneOf(['mine', 'theirs', 'merged']),
     merged: nullable(record<{ title: string; content: string; categories: string[] }>({ title, content: html, categories })),
   }),
+  'drafts:revision': record<RevisionRef>({ draftId: id, revisionId: integer({ min: 1, max: Number.MAX_SAFE_INTEGER }) }),
+  'drafts:emptyTrash': weblogAddress,
+
+  'search:query': record<SearchRequest>({ accountId: id, query: text({ maxLength: 1000, allowEmpty: true }) }),
 
   'media:importFile': fileRef,
   'media:importBytes': record<PastedImage>({

@@ -265,6 +265,30 @@ export interface RevisionSummary {
   excerpt: string
   words: number
   savedAt: string
+  reason: RevisionReason
+  /** The revision a restore brought back. */
+  restoredFrom: number | null
+}
+
+/**
+ * Why a revision was made: typing; typing while the weblog's server could not be reached; publishing; a restore;
+ * the weblog's own copy (a post opened from it, or kept over ours in a conflict).
+ */
+export type RevisionReason = 'edited' | 'offline' | 'published' | 'restored' | 'from-weblog'
+
+/** One revision's text, for its preview and its difference from the current text. */
+export interface RevisionText {
+  id: number
+  title: string
+  /** HTML */
+  content: string
+  savedAt: string
+  reason: RevisionReason
+}
+
+export interface RestoredDraft extends PostDraft {
+  /** The revision holding the text the restore replaced: restoring it undoes the restore. */
+  replacedRevisionId: number
 }
 
 export interface RevisionRef {
@@ -597,4 +621,37 @@ export interface WeblogLook {
   note: string | null
   /** When the look was read from the weblog (ISO 8601); null when it never was. */
   fetchedAt: string | null
+}
+
+// ── Search across an account's drafts and posts ─────────────────────────────────────────────────────────────────
+
+export interface SearchRequest {
+  accountId: string
+  /** What the person typed: plain words, the last one matched as a prefix while it is being typed. */
+  query: string
+}
+
+/** Text with the words that matched marked, for highlighting without markup. */
+export type MarkedText = { text: string; match: boolean }[]
+
+export interface SearchHit {
+  /** A draft never published, or a post (published, perhaps with a local draft editing it). */
+  kind: 'draft' | 'post'
+  accountId: string
+  weblogPostUri: string
+  /** The draft to open; null for a post not opened here yet (posts:edit opens it). */
+  draftId: string | null
+  editUri: string | null
+  state: DraftState | null
+  title: MarkedText
+  /** The words around the best match in the text; empty when only the title matched. */
+  snippet: MarkedText
+  /** A draft's last change, a post's publication date. */
+  at: string | null
+}
+
+export interface SearchResults {
+  hits: SearchHit[]
+  /** Whether more matched than were answered: more words narrow it. */
+  more: boolean
 }

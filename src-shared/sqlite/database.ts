@@ -13,6 +13,8 @@ export interface OpenOptions {
   migrations: readonly Migration[]
   /** The refusal of a file written by newer code (schema `found`, this code knowing up to `known`), in its users' words. */
   newerSchemaError(found: number, known: number): Error
+  /** SQL functions the schema's triggers call, registered before the migrations run. Each must be deterministic. */
+  functions?: Record<string, (...args: SqlValue[]) => SqlValue>
 }
 
 /** Statements kept prepared; SQL built per call would only ever evict the oldest. */
@@ -37,11 +39,12 @@ export class SqliteDatabase {
    * Opens (creating if needed) the database at `file`, verifies its pragmas and brings its schema up to date. The
    * connection holds the file exclusively: the caller owns the folder it lives in (ownership.ts).
    */
-  static open(file: string, { migrations, newerSchemaError }: OpenOptions): SqliteDatabase {
+  static open(file: string, { migrations, newerSchemaError, functions = {} }: OpenOptions): SqliteDatabase {
     checkMigrations(migrations)
     const database = new SqliteDatabase(new sqlite.Database(file), file)
     try {
       database.#configure()
+      for (const [name, func] of Object.entries(functions)) database.#db.function(name, func, { deterministic: true })
       const current = database.schemaVersion
       const newest = migrations.at(-1)?.version ?? 0
       if (current > newest) throw newerSchemaError(current, newest)

@@ -105,6 +105,43 @@ describe('drafts', () => {
     expect((await handlers()['drafts:revisions']({ draftId: draft.id }))[1]).toMatchObject({ title: 'Second thoughts' })
   })
 
+  it('keeps a revision for publishing, for writing offline and for a restore, each with its reason; a restore is undone by restoring what it replaced', async () => {
+    const draft = await newDraft('Night train', '<p>Leaving Lisbon at ten.</p>')
+    await handlers()['drafts:publish']({ draftId: draft.id })
+    await fixture.core.sync.flush()
+    await handlers()['drafts:publish']({ draftId: draft.id })
+    fixture.platform.setOnline(false)
+    await handlers()['drafts:save']({ draftId: draft.id, content: '<p>Leaving Lisbon at eleven, late.</p>' })
+    await handlers()['drafts:save']({ draftId: draft.id, content: '<p>Leaving Lisbon at eleven, very late.</p>' })
+    fixture.platform.setOnline(true)
+
+    const history = await handlers()['drafts:revisions']({ draftId: draft.id })
+    expect(history.map(({ reason, excerpt }) => [reason, excerpt]), 'publishing the same text twice makes one').toEqual([
+      ['offline', 'Leaving Lisbon at eleven, very late.'],
+      ['published', 'Leaving Lisbon at ten.'],
+      ['edited', 'Leaving Lisbon at ten.'],
+    ])
+    const published = history[1]!
+    expect(await handlers()['drafts:revision']({ draftId: draft.id, revisionId: published.id })).toMatchObject({
+      title: 'Night train',
+      content: '<p>Leaving Lisbon at ten.</p>',
+      reason: 'published',
+    })
+
+    const restored = await handlers()['drafts:restore']({ draftId: draft.id, revisionId: published.id })
+    expect(restored).toMatchObject({ content: '<p>Leaving Lisbon at ten.</p>', replacedRevisionId: history[0]!.id })
+    const undone = await handlers()['drafts:restore']({ draftId: draft.id, revisionId: restored.replacedRevisionId })
+    expect(undone.content).toBe('<p>Leaving Lisbon at eleven, very late.</p>')
+    expect((await handlers()['drafts:revisions']({ draftId: draft.id })).map(({ reason, restoredFrom }) => [reason, restoredFrom])).toEqual([
+      ['restored', history[0]!.id],
+      ['restored', published.id],
+      ['offline', null],
+      ['published', null],
+      ['edited', null],
+    ])
+    await expect(handlers()['drafts:revision']({ draftId: draft.id, revisionId: 999_999 })).rejects.toThrow('not in this draft’s history')
+  })
+
   it('publishes: tells Queued at once, then Sending, then Published with the post’s page', async () => {
     const draft = await newDraft('Published from Blogdesk', '<p>Hello, weblog.</p>')
 
@@ -146,7 +183,10 @@ describe('drafts', () => {
     const restored = await reopened.handlers['drafts:untrash']({ draftId: unsent.id })
     expect(restored).toMatchObject({ title: 'Second thoughts', content: '<p>Not for the weblog after all.</p>', state: 'draft' })
     expect(await reopened.handlers['drafts:list']({ ...address(), after: null })).toMatchObject({ drafts: [{ id: unsent.id }] })
-    expect(await reopened.handlers['drafts:revisions']({ draftId: unsent.id })).toMatchObject([{ title: 'Second thoughts' }])
+    expect(await reopened.handlers['drafts:revisions']({ draftId: unsent.id })).toMatchObject([
+      { title: 'Second thoughts', reason: 'published' },
+      { title: 'Second thoughts', reason: 'edited' },
+    ])
     expect(await reopened.handlers['drafts:trash'](address())).toEqual([])
   })
 

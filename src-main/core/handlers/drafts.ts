@@ -17,7 +17,7 @@ const REVISION_EXCERPT_LENGTH = 140
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu
 
 export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media'> {
-  const { drafts, sync, emit } = services
+  const { drafts, sync, emit, platform, reachability } = services
   /**
    * Drafts whose operation is on the wire now. The draft itself stays `queued` meanwhile (the engine spares a write
    * per request), so "Sending" is learned from the engine's changes; at start nothing is on the wire.
@@ -57,6 +57,7 @@ export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media
   async function publish(draftId: string): Promise<Draft> {
     requireDraft(draftId)
     sync.publish(draftId)
+    drafts.markPublished(draftId)
     await sync.persisted()
     return requireDraft(draftId)
   }
@@ -79,7 +80,9 @@ export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media
 
     async 'drafts:save'({ draftId, ...changes }) {
       const before = requireDraft(draftId)
-      const saved = drafts.save(draftId, changes)
+      // Written where the weblog cannot be reached, the text lives only here for now: the History says so.
+      const offline = !platform.connectivity.isOnline() || !reachability.isReachable(before.weblogPostUri)
+      const saved = drafts.save(draftId, changes, { reason: offline ? 'offline' : 'edited' })
       if (saved.updatedAt !== before.updatedAt) emit('drafts:changed', summary(saved))
       return summary(saved)
     },
@@ -92,13 +95,23 @@ export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media
         excerpt: excerptOf(revision.content, REVISION_EXCERPT_LENGTH),
         words: countWords(revision.content),
         savedAt: revision.savedAt,
+        reason: revision.reason,
+        restoredFrom: revision.restoredFrom,
       }))
     },
 
+    async 'drafts:revision'({ draftId, revisionId }) {
+      requireDraft(draftId)
+      const { id, title, content, savedAt, reason } = drafts.revision(draftId, revisionId)
+      return { id, title, content, savedAt, reason }
+    },
+
     async 'drafts:restore'({ draftId, revisionId }) {
+      requireDraft(draftId)
+      const [replaced] = drafts.revisions(draftId)
       const restored = drafts.restore(draftId, revisionId)
       emit('drafts:changed', summary(restored))
-      return postDraft(restored)
+      return { ...postDraft(restored), replacedRevisionId: replaced!.id }
     },
 
     async 'drafts:publish'({ draftId }) {
@@ -141,6 +154,11 @@ export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media
 
     async 'drafts:deleteForever'({ draftId }) {
       drafts.deleteFromTrash(draftId)
+      return null
+    },
+
+    async 'drafts:emptyTrash'({ accountId, weblogPostUri }) {
+      drafts.emptyTrash(accountId, weblogPostUri)
       return null
     },
 

@@ -151,7 +151,7 @@ export function postsHandlers(services: Services): HandlersOf<'posts' | 'categor
       }
       try {
         const page = await clients.atomClient(request.accountId).feedPage(uri)
-        caches.replaceFeedPage(request.accountId, uri, page)
+        caches.replaceFeedPage(request.accountId, uri, page, request.weblogPostUri)
         return pageOf(request, page, { offline: false, fetchedAt: caches.feedPage(request.accountId, uri)!.fetchedAt })
       } catch (error) {
         if (!isUnreachable(error)) throw error

@@ -91,7 +91,7 @@ describe('Caches', () => {
       next: `${lisbon.feedUri}/offset=20`,
       prev: null,
     }
-    caches.replaceFeedPage('melody', lisbon.feedUri!, page)
+    caches.replaceFeedPage('melody', lisbon.feedUri!, page, lisbon.postUri)
     expect(caches.feedPage('melody', lisbon.feedUri!)?.value).toEqual(page)
   })
 
@@ -107,9 +107,9 @@ describe('Caches', () => {
       issued: '2026-02-28T10:00:00Z',
       modified: null,
     })
-    caches.replaceFeedPage('melody', `${lisbon.feedUri}/offset=20`, { posts: [post('Tram 28')], next: null, prev: lisbon.feedUri })
+    caches.replaceFeedPage('melody', `${lisbon.feedUri}/offset=20`, { posts: [post('Tram 28')], next: null, prev: lisbon.feedUri }, lisbon.postUri)
     now += 60_000
-    caches.replaceFeedPage('melody', lisbon.feedUri!, { posts: [post('Tram 28, renamed')], next: null, prev: null })
+    caches.replaceFeedPage('melody', lisbon.feedUri!, { posts: [post('Tram 28, renamed')], next: null, prev: null }, lisbon.postUri)
 
     expect(caches.feedPost('melody', post('').editUri)).toEqual({ value: post('Tram 28, renamed'), fetchedAt: '2026-03-01T09:01:00.000Z' })
     expect(caches.feedPost('melody', `${lisbon.postUri}/entry_id=10`)).toBeNull()

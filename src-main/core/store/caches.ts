@@ -4,6 +4,7 @@
 import type { AlbumPhoto, ListEntry, ListType, PhotoPreview, Weblog, WeblogStyle } from '../../../src-shared/contract'
 import type { Collection, FeedPage, RemotePost } from '../atom'
 import type { LocalStore } from './database'
+import { indexFeedPage } from './search'
 
 export interface Cached<T> {
   value: T
@@ -76,8 +77,12 @@ export class Caches {
     return this.#read(accountId, 'feed-page', feedUri)
   }
 
-  replaceFeedPage(accountId: string, feedUri: string, page: FeedPage): void {
-    this.#write(accountId, 'feed-page', feedUri, page)
+  /** Keeps a page of a weblog's posts (`weblogPostUri`), which search then finds. */
+  replaceFeedPage(accountId: string, feedUri: string, page: FeedPage, weblogPostUri: string): void {
+    this.#store.transaction(() => {
+      this.#write(accountId, 'feed-page', feedUri, page)
+      indexFeedPage(this.#store, { accountId, weblogPostUri, pageUri: feedUri, posts: page.posts })
+    })
   }
 
   /** A post as the most recently fetched of the account's cached feed pages showed it, found by its EditURI. */

@@ -4,6 +4,7 @@ import { dirname } from 'node:path'
 import { SqliteDatabase, type Bindings, type Row } from '../../../src-shared/sqlite'
 import { migrations, type Migration } from './migrations'
 import { claimDatabase, type Ownership } from './ownership'
+import { plainTextOf } from './plain-text'
 
 export type { Row }
 export type Params = Record<string, string | number | bigint | boolean | Uint8Array | null>
@@ -28,6 +29,8 @@ export class LocalStore {
         migrations: schema,
         newerSchemaError: (found, known) =>
           new Error(`This data was written by a newer Blogdesk (schema ${found}, this one knows ${known}). Update Blogdesk to open it.`),
+        // The search index's triggers keep a draft's words, not its markup.
+        functions: { plain_text: (html) => plainTextOf(typeof html === 'string' ? html : '') },
       })
       return new LocalStore(db, ownership)
     } catch (error) {

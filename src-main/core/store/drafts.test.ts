@@ -222,6 +222,16 @@ describe('Drafts', () => {
     expect(() => drafts.deleteFromTrash(dropped.id)).toThrow('That draft is no longer in Blogdesk')
   })
 
+  it('empties one weblog’s Trash for good, and only it', () => {
+    const kept = drafts.create({ accountId: 'melody', weblogPostUri: WEBLOG, title: 'Kept' })
+    const [first, second, elsewhere] = [WEBLOG, WEBLOG, OTHER_WEBLOG].map((weblogPostUri) => drafts.moveToTrash(drafts.create({ accountId: 'melody', weblogPostUri }).id))
+    expect(drafts.emptyTrash('melody', WEBLOG)).toBe(2)
+    expect([first, second].map((draft) => drafts.get(draft!.id))).toEqual([null, null])
+    expect(store.get('SELECT count(*) AS n FROM draft_revisions WHERE draft_id IN (:a, :b)', { a: first!.id, b: second!.id })?.['n']).toBe(0)
+    expect(drafts.trash('melody', OTHER_WEBLOG).map((draft) => draft.id)).toEqual([elsewhere!.id])
+    expect(drafts.get(kept.id)).not.toBeNull()
+  })
+
   it('purges drafts in the Trash for more than 30 days when the store opens again, and no others', () => {
     const old = drafts.create({ accountId: 'melody', weblogPostUri: WEBLOG, title: 'Trashed a month ago' })
     drafts.moveToTrash(old.id)

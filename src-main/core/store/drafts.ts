@@ -70,6 +70,13 @@ export interface DraftChanges {
   issued?: string | null
 }
 
+/**
+ * Why a revision was made: typing; typing while the weblog's server could not be reached (the post's text then lives
+ * only here); publishing; bringing back an earlier revision; the weblog's own copy (a post opened from it, or kept
+ * over ours in a conflict).
+ */
+export type RevisionReason = 'edited' | 'offline' | 'published' | 'restored' | 'from-weblog'
+
 /** A version of a draft's text. One revision covers a burst of saves (see `Drafts`). */
 export interface Revision {
   id: number
@@ -83,7 +90,11 @@ export interface Revision {
   savedAt: string
   /** The revision this one brought back, when it was made by `restore`. */
   restoredFrom: number | null
+  reason: RevisionReason
 }
+
+/** How the text of a save came to be, for its revision's reason. */
+export type SaveReason = Extract<RevisionReason, 'edited' | 'offline' | 'from-weblog'>
 
 type DraftText = Pick<Draft, 'title' | 'content' | 'categories'>
 
@@ -125,7 +136,7 @@ export class Drafts {
         },
       )
       if (input.remote) this.#writeRemote(id, input.remote, now)
-      this.#addRevision(id, text, now, null)
+      this.#addRevision(id, text, now, { restoredFrom: null, reason: input.remote ? 'from-weblog' : 'edited' })
     })
     return this.#require(id)
   }
@@ -134,9 +145,11 @@ export class Drafts {
    * Saves the person's changes. A save less than REVISION_PAUSE_MS after the previous one goes into the same revision
    * (while that revision spans under REVISION_SPAN_MS); otherwise it starts a new one. Saving unchanged text does
    * nothing. `newRevision` starts one regardless: for text the person did not type (the weblog's version of a post
-   * in conflict, a merge), so the text it replaces stays in the history.
+   * in conflict, a merge), so the text it replaces stays in the history. A save for another `reason` than the latest
+   * revision's (the first made offline, the first back online) starts one too.
    */
-  save(id: string, changes: DraftChanges, options: { newRevision?: boolean } = {}): Draft {
+  save(id: string, changes: DraftChanges, options: { newRevision?: boolean; reason?: SaveReason } = {}): Draft {
+    const reason = options.reason ?? 'edited'
     return this.#store.transaction(() => {
       const draft = this.#require(id)
       refuseUnlessEditable(draft)
@@ -158,13 +171,13 @@ export class Drafts {
       if (sameText(text, draft)) return this.#require(id)
       this.#writeText(id, text, now)
       const latest = this.#latestRevision(id)
-      if (latest && !options.newRevision && this.#continues(latest, now)) {
+      if (latest && !options.newRevision && this.#continues(latest, now, reason)) {
         this.#store.run(
           'UPDATE draft_revisions SET title = :title, content = :content, categories = :categories, saved_at = :now WHERE id = :revisionId',
           { revisionId: latest.id, ...text, categories: JSON.stringify(text.categories), now },
         )
       } else {
-        this.#addRevision(id, text, now, null)
+        this.#addRevision(id, text, now, { restoredFrom: null, reason })
       }
       return this.#require(id)
     })
@@ -223,7 +236,17 @@ export class Drafts {
       .map(revisionFromRow)
   }
 
-  /** Brings back a revision's text as a new revision, so the text it replaces stays in the history too. */
+  /** One revision of the draft, text and all. */
+  revision(id: string, revisionId: number): Revision {
+    const row = this.#store.get('SELECT * FROM draft_revisions WHERE id = :revisionId AND draft_id = :id', { id, revisionId })
+    if (!row) throw new CoreError('not-found', 'That revision is not in this draft’s history. Reopen the history and pick another.')
+    return revisionFromRow(row)
+  }
+
+  /**
+   * Brings back a revision's text as a new revision. The text it replaces is the latest revision's, which no save can
+   * change any more (a restore stands as its own revision), so bringing that one back undoes the restore.
+   */
   restore(id: string, revisionId: number): Draft {
     return this.#store.transaction(() => {
       const draft = this.#require(id)
@@ -235,8 +258,21 @@ export class Drafts {
       const revision = revisionFromRow(row)
       const now = this.#timestamp()
       this.#writeText(id, revision, now)
-      this.#addRevision(id, revision, now, revision.id)
+      this.#addRevision(id, revision, now, { restoredFrom: revision.id, reason: 'restored' })
       return this.#require(id)
+    })
+  }
+
+  /**
+   * Marks the text as it is now as published, as its own revision, so the History shows what went to the weblog and
+   * when. Publishing the same text again adds nothing.
+   */
+  markPublished(id: string): void {
+    this.#store.transaction(() => {
+      const draft = this.#require(id)
+      const latest = this.#latestRevision(id)
+      if (latest?.reason === 'published' && sameText(latest, draft)) return
+      this.#addRevision(id, draft, this.#timestamp(), { restoredFrom: null, reason: 'published' })
     })
   }
 
@@ -317,6 +353,14 @@ export class Drafts {
     return this.#store.run('DELETE FROM drafts WHERE trashed_at IS NOT NULL AND trashed_at < :cutoff', { cutoff }).changes
   }
 
+  /** Deletes for good every draft in the weblog's Trash; answers how many. */
+  emptyTrash(accountId: string, weblogPostUri: string): number {
+    return this.#store.run(
+      'DELETE FROM drafts WHERE account_id = :accountId AND weblog_post_uri = :weblogPostUri AND trashed_at IS NOT NULL',
+      { accountId, weblogPostUri },
+    ).changes
+  }
+
   /**
    * Forgets a draft in the Trash and its history, for good. Only one outside the Trash could be in the outbox (whose
    * rows refer to their draft), and deleting it so could not be undone.
@@ -367,11 +411,11 @@ export class Drafts {
     )
   }
 
-  #addRevision(draftId: string, text: DraftText, now: string, restoredFrom: number | null): void {
+  #addRevision(draftId: string, text: DraftText, now: string, made: Pick<Revision, 'restoredFrom' | 'reason'>): void {
     this.#store.run(
-      `INSERT INTO draft_revisions (draft_id, title, content, categories, started_at, saved_at, restored_from)
-       VALUES (:draftId, :title, :content, :categories, :now, :now, :restoredFrom)`,
-      { draftId, title: text.title, content: text.content, categories: JSON.stringify(text.categories), now, restoredFrom },
+      `INSERT INTO draft_revisions (draft_id, title, content, categories, started_at, saved_at, restored_from, reason)
+       VALUES (:draftId, :title, :content, :categories, :now, :now, :restoredFrom, :reason)`,
+      { draftId, title: text.title, content: text.content, categories: JSON.stringify(text.categories), now, ...made },
     )
   }
 
@@ -380,11 +424,15 @@ export class Drafts {
     return row && revisionFromRow(row)
   }
 
-  /** Whether a save at `now` belongs to `latest`. A restore stands as its own revision: what follows starts anew. */
-  #continues(latest: Revision, now: string): boolean {
+  /**
+   * Whether a save at `now` for `reason` belongs to `latest`. Only typing continues a revision: a restore, a publish
+   * or the weblog's copy stands as its own, and what follows starts anew.
+   */
+  #continues(latest: Revision, now: string, reason: SaveReason): boolean {
     const at = Date.parse(now)
     return (
-      latest.restoredFrom === null &&
+      latest.reason === reason &&
+      (reason === 'edited' || reason === 'offline') &&
       at - Date.parse(latest.savedAt) < REVISION_PAUSE_MS &&
       at - Date.parse(latest.startedAt) < REVISION_SPAN_MS
     )
@@ -465,5 +513,6 @@ function revisionFromRow(row: Row): Revision {
     startedAt: String(row['started_at']),
     savedAt: String(row['saved_at']),
     restoredFrom: restoredFrom === null || restoredFrom === undefined ? null : Number(restoredFrom),
+    reason: String(row['reason']) as RevisionReason,
   }
 }

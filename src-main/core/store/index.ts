@@ -12,8 +12,12 @@ export {
   type DraftState,
   type NewDraft,
   type Revision,
+  type RevisionReason,
+  type SaveReason,
 } from './drafts'
 export { MediaCopies, type MediaCopy } from './media-copies'
 export { migrations, type Migration } from './migrations'
 export { DataInUseError } from './ownership'
 export { DEFAULT_MAX_IMAGE_WIDTH, WeblogSettings } from './weblog-settings'
+export { plainTextOf } from './plain-text'
+export { MATCH_END, MATCH_START, Search, matchQueryOf, type SearchDocument, type SearchResult } from './search'

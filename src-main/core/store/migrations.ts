@@ -211,4 +211,84 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: 'search and revision reasons',
+    sql: `
+      -- What search finds: the drafts outside the Trash (their text as plain words) and the posts last read from the
+      -- weblogs' feeds, one row each, indexed by FTS5 as an external-content table. Drafts are kept here by the
+      -- triggers below; posts by Caches.replaceFeedPage. plain_text() is registered by LocalStore.open.
+      -- Indexing a long post costs a few hundred ms, too much for every autosave: a save only marks the draft in
+      -- search_stale, and Search indexes those again before it answers.
+      CREATE TABLE search_documents (
+        id              INTEGER PRIMARY KEY,
+        account_id      TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        kind            TEXT NOT NULL CHECK (kind IN ('draft', 'post')),
+        weblog_post_uri TEXT NOT NULL,
+        draft_id        TEXT UNIQUE,    -- a draft's id; NULL for a post
+        edit_uri        TEXT,           -- a post's EditURI, or the one of the post a draft edits
+        page_uri        TEXT,           -- the feed page a post was read on
+        title           TEXT NOT NULL,
+        body            TEXT NOT NULL,  -- plain text
+        at              TEXT            -- a draft's last change, a post's issued date
+      );
+      CREATE INDEX search_documents_posts ON search_documents (account_id, edit_uri) WHERE kind = 'post';
+      CREATE INDEX search_documents_pages ON search_documents (account_id, page_uri) WHERE kind = 'post';
+      -- A post with a local draft is found as that draft: the dedupe looks drafts up by the post they edit.
+      CREATE INDEX drafts_by_edit_uri ON drafts (account_id, remote_edit_uri) WHERE remote_edit_uri IS NOT NULL;
+
+      CREATE VIRTUAL TABLE search_index USING fts5(
+        title, body, content = 'search_documents', content_rowid = 'id',
+        tokenize = 'unicode61 remove_diacritics 2'
+      );
+      CREATE TABLE search_stale (draft_id TEXT PRIMARY KEY REFERENCES drafts (id) ON DELETE CASCADE) WITHOUT ROWID;
+      CREATE TRIGGER search_documents_added AFTER INSERT ON search_documents BEGIN
+        INSERT INTO search_index (rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
+      END;
+      CREATE TRIGGER search_documents_removed AFTER DELETE ON search_documents BEGIN
+        INSERT INTO search_index (search_index, rowid, title, body) VALUES ('delete', OLD.id, OLD.title, OLD.body);
+      END;
+      CREATE TRIGGER search_documents_changed AFTER UPDATE ON search_documents BEGIN
+        INSERT INTO search_index (search_index, rowid, title, body) VALUES ('delete', OLD.id, OLD.title, OLD.body);
+        INSERT INTO search_index (rowid, title, body) VALUES (NEW.id, NEW.title, NEW.body);
+      END;
+
+      -- A draft is searchable while it is outside the Trash and stands for something that is not being deleted.
+      CREATE TRIGGER drafts_searchable_added AFTER INSERT ON drafts
+      WHEN NEW.trashed_at IS NULL AND NEW.state NOT IN ('deleting', 'deleted') BEGIN
+        INSERT INTO search_documents (account_id, kind, weblog_post_uri, draft_id, edit_uri, title, body, at)
+        VALUES (NEW.account_id, 'draft', NEW.weblog_post_uri, NEW.id, NEW.remote_edit_uri, NEW.title,
+                plain_text(NEW.content), NEW.updated_at);
+      END;
+      CREATE TRIGGER drafts_text_changed AFTER UPDATE OF title, content ON drafts BEGIN
+        INSERT OR IGNORE INTO search_stale (draft_id) VALUES (NEW.id);
+      END;
+      CREATE TRIGGER drafts_searchable_changed AFTER UPDATE OF state, trashed_at, remote_edit_uri ON drafts
+      WHEN (OLD.trashed_at IS NULL AND OLD.state NOT IN ('deleting', 'deleted'))
+             != (NEW.trashed_at IS NULL AND NEW.state NOT IN ('deleting', 'deleted'))
+        OR OLD.remote_edit_uri IS NOT NEW.remote_edit_uri BEGIN
+        DELETE FROM search_stale WHERE draft_id = OLD.id;
+        DELETE FROM search_documents WHERE draft_id = OLD.id;
+        INSERT INTO search_documents (account_id, kind, weblog_post_uri, draft_id, edit_uri, title, body, at)
+        SELECT NEW.account_id, 'draft', NEW.weblog_post_uri, NEW.id, NEW.remote_edit_uri, NEW.title,
+               plain_text(NEW.content), NEW.updated_at
+        WHERE NEW.trashed_at IS NULL AND NEW.state NOT IN ('deleting', 'deleted');
+      END;
+      CREATE TRIGGER drafts_searchable_removed AFTER DELETE ON drafts BEGIN
+        DELETE FROM search_documents WHERE draft_id = OLD.id;
+      END;
+
+      INSERT INTO search_documents (account_id, kind, weblog_post_uri, draft_id, edit_uri, title, body, at)
+      SELECT account_id, 'draft', weblog_post_uri, id, remote_edit_uri, title, plain_text(content), updated_at
+      FROM drafts WHERE trashed_at IS NULL AND state NOT IN ('deleting', 'deleted');
+      -- Posts cached before this version are found once their weblog's posts are read again: a cached page does not
+      -- say which weblog it is of.
+
+      -- Why each revision was made, for the History: typing, typing while the weblog's server could not be reached,
+      -- publishing, restoring an earlier version, or opening a published post from the weblog.
+      ALTER TABLE draft_revisions ADD COLUMN reason TEXT NOT NULL DEFAULT 'edited'
+        CHECK (reason IN ('edited', 'offline', 'published', 'restored', 'from-weblog'));
+      UPDATE draft_revisions SET reason = 'restored' WHERE restored_from IS NOT NULL;
+    `,
+  },
 ]

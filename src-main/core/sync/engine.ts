@@ -322,7 +322,7 @@ export class SyncEngine {
       this.#drafts.save(
         draftId,
         { title: server.title, content: server.content, categories: server.categories, summary: server.summary ?? '' },
-        { newRevision: true },
+        { newRevision: true, reason: 'from-weblog' },
       )
       this.#drafts.clearUnpublishedChanges(draftId)
       for (const operation of this.#outbox.openOfDraft(draftId)) if (operation.state === 'conflict') this.#outbox.remove(operation)

@@ -15,6 +15,7 @@ const paths = {
   plus: 'M10 4v12M4 10h12',
   sandbox: 'M4 15.5h12M5.5 15.5 7 9h6l1.5 6.5M8.5 9V5.5h3V9M8 3.5h4',
   external: 'M11.5 3.5h5v5M16.5 3.5 9 11M14 11.5v5h-10v-10h5',
+  search: 'M8.5 14a5.5 5.5 0 1 0 0-11 5.5 5.5 0 0 0 0 11Zm3.9-1.6L17 17',
 } as const
 
 export type IconName = keyof typeof paths

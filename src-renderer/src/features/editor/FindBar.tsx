@@ -13,12 +13,14 @@ export interface FindBarProps {
   replace: boolean
   /** Changes each time Ctrl+F or Ctrl+H is pressed: the bar takes the focus again. */
   request: number
+  /** What to find as the bar opens (a search result's words). */
+  initialText?: string
   onClose(): void
 }
 
 /** Find (and replace) in the post: the matches are highlighted in the text; Escape goes back to it. */
-export function FindBar({ editor, replace, request, onClose }: FindBarProps) {
-  const [text, setText] = useState('')
+export function FindBar({ editor, replace, request, initialText = '', onClose }: FindBarProps) {
+  const [text, setText] = useState(initialText)
   const [matchCase, setMatchCase] = useState(false)
   const [wholeWord, setWholeWord] = useState(false)
   const [replacement, setReplacement] = useState('')

@@ -5,11 +5,12 @@ import { useEditor, type Editor } from '@tiptap/react'
 import { Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react'
 import { flushSync } from 'react-dom'
 import { useStore } from 'zustand'
-import { shortcuts as SHORTCUTS, type DraftState, type PostDraft } from '../../../../src-shared/contract'
+import { shortcuts as SHORTCUTS, type DraftState, type PostDraft, type RestoredDraft, type RevisionSummary } from '../../../../src-shared/contract'
 import { ApiError, toApiError } from '../../lib/apiError'
-import { Alert, Button, ConfirmDialog, ErrorNotice, Spinner, classNames } from '../../ui'
+import { Alert, Button, ConfirmDialog, ErrorNotice, Spinner, Toast, classNames } from '../../ui'
 import { useNavigation } from '../navigation'
 import { CategoryPicker, ConflictView } from '../posts'
+import { takeReveal } from '../search'
 import type { QuittingDetail } from '../shell'
 import { catchUpWithTheCaretDrawn, focusTextNow } from './caret'
 import { useAppCommand, useNewPostCommand } from './commands'
@@ -32,7 +33,7 @@ import { deletePublishedPost, importImage, previewUrlOf, readDraft, restoreRevis
 import { DraftSession } from './session'
 import { StateBadge } from './StateBadge'
 import { useDraftsStore, type Loadable } from './store'
-import { formatExact } from './time'
+import { formatExact, formatSaved } from './time'
 import { Toolbar } from './Toolbar'
 import { useTrashStore } from './trash'
 import './post-editor.css'
@@ -58,6 +59,9 @@ function OpenDraft({ draftId }: { draftId: string }) {
   /** Counts the times the text was replaced from outside the editor (a restore, a settled conflict): the editor starts over. */
   const [generation, setGeneration] = useState(0)
   const [historyOpen, setHistoryOpen] = useState(false)
+  /** The restore just made, while its Undo is offered: bringing back the revision it replaced undoes it. */
+  const [restored, setRestored] = useState<{ savedAt: string; undoRevisionId: number } | null>(null)
+  const [undoError, setUndoError] = useState<ApiError | null>(null)
   const [attempt, setAttempt] = useState(0)
   const state = useDraftsStore((store) => store.latest[draftId]?.state)
   const receive = useDraftsStore((store) => store.receive)
@@ -88,6 +92,16 @@ function OpenDraft({ draftId }: { draftId: string }) {
     },
     [receive],
   )
+
+  async function undoRestore(revisionId: number) {
+    setRestored(null)
+    try {
+      replaced(await restoreRevision(draftId, revisionId))
+      setUndoError(null)
+    } catch (error) {
+      setUndoError(toApiError(error))
+    }
+  }
 
   if (draft.status === 'loading') {
     return (
@@ -123,24 +137,42 @@ function OpenDraft({ draftId }: { draftId: string }) {
     )
   }
   return (
-    <DraftEditor
-      key={generation}
-      draft={draft.value}
-      historyOpen={historyOpen}
-      onHistoryOpen={setHistoryOpen}
-      onReplaced={replaced}
-    />
+    <>
+      <DraftEditor
+        key={generation}
+        draft={draft.value}
+        historyOpen={historyOpen}
+        undoError={undoError}
+        onHistoryOpen={setHistoryOpen}
+        onRestored={(next, from) => {
+          replaced(next)
+          setUndoError(null)
+          setRestored({ savedAt: from.savedAt, undoRevisionId: next.replacedRevisionId })
+        }}
+      />
+      {restored && (
+        <Toast
+          key={restored.undoRevisionId}
+          message={`Restored the version of ${formatSaved(restored.savedAt)}`}
+          actionLabel="Undo"
+          onAction={() => void undoRestore(restored.undoRevisionId)}
+          onDismiss={() => setRestored(null)}
+        />
+      )}
+    </>
   )
 }
 
 interface DraftEditorProps {
   draft: PostDraft
   historyOpen: boolean
+  /** Why undoing a restore failed. */
+  undoError: ApiError | null
   onHistoryOpen(open: boolean): void
-  onReplaced(draft: PostDraft): void
+  onRestored(draft: RestoredDraft, from: RevisionSummary): void
 }
 
-function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEditorProps) {
+function DraftEditor({ draft, historyOpen, undoError, onHistoryOpen, onRestored }: DraftEditorProps) {
   const summary = useDraftsStore((store) => store.latest[draft.id]) ?? draft
   const openDraft = useNavigation((store) => store.openDraft)
   const [title, setTitle] = useState(draft.title)
@@ -149,7 +181,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   const [source, setSource] = useState<string | null>(null)
   const [previewing, setPreviewing] = useState(false)
   const [link, setLink] = useState<Pick<LinkPopoverProps, 'range' | 'at'> | null>(null)
-  const [find, setFind] = useState<{ replace: boolean; request: number } | null>(null)
+  const [find, setFind] = useState<{ replace: boolean; request: number; text?: string } | null>(null)
   const [deleting, setDeleting] = useState<'asking' | 'busy' | null>(null)
   const [confirmingPublish, setConfirmingPublish] = useState(false)
   const moveToTrash = useTrashStore((state) => state.moveToTrash)
@@ -232,6 +264,15 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
   // The preview's look is asked for now, so that the Preview toggle finds it ready.
   useEffect(() => void readWeblogLook(draft, false).catch(() => {}), [draft])
 
+  // Opened from a search result: the find bar opens with the words matched, on the first match, once the text is
+  // in the view (EditorText's layout effect puts it there; the bar's own would run first).
+  const [reveal] = useState(() => takeReveal(draft.id))
+  useEffect(() => {
+    if (reveal === null) return
+    const frame = requestAnimationFrame(() => setFind({ replace: false, request: 1, text: reveal }))
+    return () => cancelAnimationFrame(frame)
+  }, [reveal])
+
   function publish() {
     if (READ_ONLY_STATES.has(useDraftsStore.getState().latest[draft.id]?.state ?? draft.state)) return
     // Images without alt text are listed first, to describe or publish as they are (the rich text only: the source
@@ -309,9 +350,9 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
     focusTextNow(editor.view)
   }
 
-  async function restore(revisionId: number) {
+  async function restore(revision: RevisionSummary) {
     await session.flush()
-    onReplaced(await restoreRevision(draft.id, revisionId))
+    onRestored(await restoreRevision(draft.id, revision.id), revision)
   }
 
   const published = summary.live
@@ -368,6 +409,7 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
           </header>
           <PublishStatus draft={summary} publishError={publishError} onPublish={publish} />
           {deleteError && <ErrorNotice error={deleteError} className="post-editor__notice" />}
+          {undoError && <ErrorNotice error={undoError} className="post-editor__notice" />}
           {imageError && (
             <Alert
               tone="error"
@@ -386,7 +428,9 @@ function DraftEditor({ draft, historyOpen, onHistoryOpen, onReplaced }: DraftEdi
             onImage={() => picker.current?.click()}
             onImageProperties={showImageProperties}
           />
-          {find && source === null && <FindBar editor={editor} replace={find.replace} request={find.request} onClose={() => setFind(null)} />}
+          {find && source === null && (
+            <FindBar editor={editor} replace={find.replace} request={find.request} initialText={find.text} onClose={() => setFind(null)} />
+          )}
         </div>
         <div className="post-editor__page" ref={frame}>
           <input

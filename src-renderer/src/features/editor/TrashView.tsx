@@ -11,6 +11,8 @@ export function TrashView({ address, onBack }: { address: WeblogAddress; onBack(
   const list = useTrashStore((state) => state.lists[weblogKey(address)])
   const error = useTrashStore((state) => state.error)
   const load = useTrashStore((state) => state.load)
+  const emptyTrash = useTrashStore((state) => state.emptyTrash)
+  const [emptying, setEmptying] = useState<'asking' | 'busy' | null>(null)
   const headingId = useId()
   const { accountId, weblogPostUri } = address
 
@@ -21,10 +23,36 @@ export function TrashView({ address, onBack }: { address: WeblogAddress; onBack(
   return (
     <section className="drafts-list" aria-labelledby={headingId}>
       <ListHeader id={headingId} title="Trash">
+        <Button
+          variant="quiet"
+          className="drafts-list__new"
+          disabled={list?.status !== 'loaded' || list.value.length === 0 || emptying !== null}
+          onClick={() => setEmptying('asking')}
+        >
+          Empty Trash…
+        </Button>
         <Button variant="quiet" className="drafts-list__new" onClick={onBack}>
           Back to drafts
         </Button>
       </ListHeader>
+      <ConfirmDialog
+        open={emptying !== null}
+        title="Empty the Trash?"
+        confirmLabel="Empty Trash"
+        destructive
+        busy={emptying === 'busy'}
+        onConfirm={() => {
+          setEmptying('busy')
+          void emptyTrash(address).finally(() => setEmptying(null))
+        }}
+        onCancel={() => setEmptying(null)}
+      >
+        <p>
+          {list?.status === 'loaded' && list.value.length === 1
+            ? 'The draft in the Trash and its history will be removed from this computer. This cannot be undone.'
+            : `The ${list?.status === 'loaded' ? list.value.length : ''} drafts in the Trash and their history will be removed from this computer. This cannot be undone.`}
+        </p>
+      </ConfirmDialog>
       <p className="drafts-list__hint">Deleted drafts stay here for 30 days, then they are deleted for good.</p>
       {error && <ErrorNotice error={error} className="drafts-list__notice" />}
       {(!list || list.status === 'loading') && (

@@ -78,6 +78,8 @@ export function goToMatch(view: EditorView, index: number): void {
   const match = matches[at]!
   const tr = view.state.tr.setMeta(findKey, { kind: 'go', index: at } satisfies FindAction)
   view.dispatch(tr.setSelection(TextSelection.create(tr.doc, match.from, match.to)).scrollIntoView())
+  // ProseMirror scrolls only to a selection the page's own selection is in; from the find bar it is not.
+  if (!view.hasFocus()) view.someProp('handleScrollToSelection', (scroll) => scroll(view))
 }
 
 /** Replaces the current match and goes to the next one. */

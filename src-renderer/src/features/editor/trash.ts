@@ -26,6 +26,8 @@ export interface TrashState {
   /** Brings a draft back from the Trash and opens it. */
   restore(draft: TrashedDraft): Promise<void>
   deleteForever(draft: TrashedDraft): Promise<void>
+  /** Deletes for good everything in the weblog's Trash. */
+  emptyTrash(address: WeblogAddress): Promise<void>
 }
 
 export const useTrashStore = create<TrashState>()((set, get) => {
@@ -84,6 +86,15 @@ export const useTrashStore = create<TrashState>()((set, get) => {
     },
 
     restore: bringBack,
+
+    async emptyTrash(address) {
+      try {
+        await api.drafts.emptyTrash({ accountId: address.accountId, weblogPostUri: address.weblogPostUri })
+        set((state) => ({ lists: { ...state.lists, [weblogKey(address)]: { status: 'loaded', value: [] } }, error: null }))
+      } catch (error) {
+        set({ error: toApiError(error) })
+      }
+    },
 
     async deleteForever(draft) {
       try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { diffLines } from './lineDiff'
+import { diffLines, diffWordsOf } from './lineDiff'
 
 describe('diffLines', () => {
   it('marks the lines one version dropped and the other added, keeping the rest in order', () => {
@@ -85,3 +85,24 @@ function fastestOf(runs: number, work: () => void): number {
   }
   return fastest
 }
+
+describe('diffWordsOf', () => {
+  it('marks the words inserted and removed, joining runs of a kind', () => {
+    expect(diffWordsOf('Leaving Lisbon at ten.', 'Leaving Lisbon at eleven, late.')).toEqual([
+      { kind: 'same', text: 'Leaving Lisbon at ' },
+      { kind: 'removed', text: 'ten' },
+      { kind: 'added', text: 'eleven, late' },
+      { kind: 'same', text: '.' },
+    ])
+  })
+
+  it('past its bound, keeps the shared ends and shows the middle replaced, still true to both texts', () => {
+    const words = (prefix: string) => Array.from({ length: 600 }, (_, index) => `${prefix}${index}`).join(' ')
+    const before = `Start ${words('a')} end.`
+    const after = `Start ${words('b')} end.`
+    const parts = diffWordsOf(before, after)
+    expect(parts.filter((part) => part.kind !== 'added').map((part) => part.text).join('')).toBe(before)
+    expect(parts.filter((part) => part.kind !== 'removed').map((part) => part.text).join('')).toBe(after)
+    expect(parts[0]).toEqual({ kind: 'same', text: 'Start ' })
+  })
+})

@@ -1,6 +1,6 @@
-// Which lines of a post's text changed between two versions, for the conflict view: jsdiff's shortest edit script
-// over whole lines. Pure, so it is tested without a page.
-import { diffArrays } from 'diff'
+// What changed between two versions of a post's text: by whole lines for the conflict view, by words for the
+// History. jsdiff's shortest edit script, bounded. Pure, so it is tested without a page.
+import { diffArrays, diffWords } from 'diff'
 
 export type DiffLine = { kind: 'same' | 'removed' | 'added'; text: string }
 
@@ -20,7 +20,25 @@ export function diffLines(before: string[], after: string[]): DiffLine[] {
   )
 }
 
-/** The shared first and last lines kept, everything between them removed and added. */
+/**
+ * `before` turned into `after`, word by word, runs of the same kind joined: what the History marks as inserted and
+ * removed. Bounded as lines are; past the bound, the differing middle (by words) is shown replaced.
+ */
+export function diffWordsOf(before: string, after: string): DiffLine[] {
+  const changes = diffWords(before, after, { maxEditLength: MAX_EXACT_CHANGES })
+  const parts =
+    changes === undefined
+      ? middleReplaced(before.split(/(?<=\s)/u), after.split(/(?<=\s)/u))
+      : changes.map((change): DiffLine => ({ kind: change.added ? 'added' : change.removed ? 'removed' : 'same', text: change.value }))
+  return parts.reduce<DiffLine[]>((joined, part) => {
+    const last = joined.at(-1)
+    if (last?.kind === part.kind) last.text += part.text
+    else if (part.text !== '') joined.push({ ...part })
+    return joined
+  }, [])
+}
+
+/** The shared first and last items (lines or words) kept, everything between them removed and added. */
 function middleReplaced(before: string[], after: string[]): DiffLine[] {
   let start = 0
   while (start < before.length && start < after.length && before[start] === after[start]) start++

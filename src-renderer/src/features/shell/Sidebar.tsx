@@ -4,6 +4,7 @@ import { Button, ErrorNotice, Icon, NavItem, Spinner } from '../../ui'
 import { useAccountsStore } from '../accounts'
 import { CollectionsNav } from '../collections'
 import { sameView, useNavigation, type View } from '../navigation'
+import { SEARCH_KEYS, searchableAccount, useSearchStore } from '../search'
 import { describeConnection, useConnection, useSecondsUntil } from './connection'
 import { useStatusStore } from './statusStore'
 import './shell.css'
@@ -22,6 +23,21 @@ export function Sidebar() {
         </span>
         <span className="sidebar__name">Blogdesk</span>
       </div>
+      {hasAccounts && (
+        <Button
+          variant="quiet"
+          block
+          className="sidebar__search"
+          aria-keyshortcuts={SEARCH_KEYS.aria}
+          title={`Search drafts and posts (${SEARCH_KEYS.shown})`}
+          onClick={() => {
+            const accountId = searchableAccount()
+            if (accountId !== null) useSearchStore.getState().show(accountId)
+          }}
+        >
+          <Icon name="search" /> Search
+        </Button>
+      )}
       <nav className="sidebar__nav" aria-label="Accounts">
         {accounts.status === 'loading' && <Spinner label="Loading accounts…" className="sidebar__status" />}
         {accounts.status === 'failed' && <p className="sidebar__empty">Your accounts could not be loaded.</p>}
