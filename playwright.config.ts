@@ -7,8 +7,8 @@ export default defineConfig({
   outputDir: 'test-results/e2e',
   timeout: 60_000,
   workers: 1,
-  // CI runs each journey again once after a failure and reports it as flaky: one journey (PageDown in
-  // writing-keys.spec.ts) failed once in a fresh run and passed in every other, and a landing should not hang on it.
+  // CI runs a failed journey once more and reports it as flaky, so that one slow moment of a shared machine (a
+  // service that took long to start) does not hold a landing; a journey that fails twice fails the run.
   retries: process.env['CI'] ? 1 : 0,
   reporter: 'list',
   use: {

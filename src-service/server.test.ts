@@ -88,7 +88,7 @@ describe('npm run service', () => {
       loginPassword: expect.stringMatching(/^[\w-]{24}$/),
     })
     const titles = await listTitles(first.origin, sandbox)
-    expect(titles).toHaveLength(10)
+    expect(titles).toHaveLength(12) // six links for each of the two weblogs
     const weblogTitles = new Set(titles.map((entry) => entry.replace(/^\S+ /, '')))
     expect(weblogTitles).toEqual(new Set(['Valse de Melody', "L'hôtel particulier"]))
 
@@ -113,7 +113,7 @@ describe('npm run service', () => {
 
     const restarted = await startTracked(['--data-dir', dataDir, '--demo', '--port=0'])
     expect(readSandbox()).toEqual({ ...sandbox, atomBase: restarted.origin, jsonBase: restarted.origin })
-    expect(await listTitles(restarted.origin, sandbox)).toHaveLength(10)
+    expect(await listTitles(restarted.origin, sandbox)).toHaveLength(12)
   })
 
   it('refuses to share a data dir with a running service', async () => {

@@ -61,6 +61,7 @@ describe('posts, categories and idempotency records', () => {
       contentKind: 'xhtml',
       summary: null,
       issued: '2026-03-01T10:00:00Z',
+      scheduled: false,
       modified: '2026-03-02T08:00:00Z',
       created: '2026-03-02T08:00:00Z',
       categories: ['Music', 'notes'],

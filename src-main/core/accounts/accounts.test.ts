@@ -37,7 +37,8 @@ describe('accounts', () => {
     })
 
     const restarted = await fixture.reopen()
-    expect(await restarted.handlers['accounts:list'](null)).toEqual([account])
+    // Named by its first weblog once the weblogs were read, and still after the restart.
+    expect(await restarted.handlers['accounts:list'](null)).toEqual([{ ...account, label: `${melody.weblogs[0]!.title} — melody` }])
     expect(await restarted.handlers['weblogs:list']({ accountId: account.id, refresh: true })).toEqual(weblogs)
   })
 

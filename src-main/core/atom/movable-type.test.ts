@@ -32,6 +32,7 @@ describe('adding a Movable Type account', () => {
     expect(weblogs).toEqual([
       {
         title: 'Peer Site #1',
+        schedulesPosts: false,
         postUri: `${peer.origin}${weblogRootPath}/blog_id=1`,
         feedUri: `${peer.origin}${weblogRootPath}/blog_id=1`,
         uploadUri: `${peer.origin}${weblogRootPath}/blog_id=1/svc=upload`,
@@ -40,6 +41,7 @@ describe('adding a Movable Type account', () => {
       },
       {
         title: 'Peer Blog #2',
+        schedulesPosts: false,
         postUri: `${peer.origin}${weblogRootPath}/blog_id=2`,
         feedUri: `${peer.origin}${weblogRootPath}/blog_id=2`,
         uploadUri: `${peer.origin}${weblogRootPath}/blog_id=2/svc=upload`,

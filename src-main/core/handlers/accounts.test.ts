@@ -70,10 +70,12 @@ describe('accounts handlers', () => {
       paused: null,
     })
     expect((await handlers()['weblogs:list']({ accountId: account.id, refresh: true })).length).toBeGreaterThan(0)
-    expect(events.of('accounts:changed').at(-1)).toEqual([account])
+    // Once its weblogs are read, the account is called by its first weblog and the user.
+    const named = { ...account, label: `Valse de Melody — ${started.username}` }
+    expect(events.of('accounts:changed').at(-1)).toEqual([named])
 
-    expect(await handlers()['accounts:trySandbox'](null)).toEqual(account)
-    expect(await handlers()['accounts:list'](null)).toEqual([account])
+    expect(await handlers()['accounts:trySandbox'](null)).toEqual(named)
+    expect(await handlers()['accounts:list'](null)).toEqual([named])
   })
 
   it('names an account by its first weblog and the user once its weblogs are read, and says so to the window', async () => {
@@ -281,8 +283,9 @@ describe('removing an account', () => {
 
     expect(await handlers['accounts:remove']({ accountId: removed.id })).toBeNull()
 
-    expect(await handlers['accounts:list'](null)).toEqual([kept])
-    expect(events.of('accounts:changed').at(-1)).toEqual([kept])
+    const keptNamed = { ...kept, label: `${melody.weblogs[0]!.title} — melody` }
+    expect(await handlers['accounts:list'](null)).toEqual([keptNamed])
+    expect(events.of('accounts:changed').at(-1)).toEqual([keptNamed])
     expect(await handlers['app:status'](null)).toMatchObject({ outbox: { waiting: 0, needsAttention: 0 } })
     expect(await handlers['outbox:list'](null)).toEqual([])
     await expect(handlers['weblogs:list']({ accountId: removed.id, refresh: true })).rejects.toMatchObject({ code: 'not-found' })
