@@ -101,7 +101,7 @@ test('an image is described as it is added, given a caption, alignment and width
   await editor.editor.getByRole('button', { name: 'HTML source' }).click()
   await expect(editor.text.locator('figure.post-figure--right figcaption')).toHaveText(CAPTION)
 
-  await page.keyboard.press('ControlOrMeta+Enter')
+  await editor.publishByKeys()
   await expect(editor.stateBadge).toHaveText('Published')
   const post = (await fetchWeblogPosts(service.sandbox, weblog!)).find((candidate) => candidate.title === 'Up to Graça')
   const published = await (await fetch(post!.permalink!)).text()

@@ -32,10 +32,7 @@ test('a post written, saved locally and published is on the weblog’s feed and 
   await saveScreenshot(app.page, testInfo, 'publish-written.png')
   await expectAccessible(app.page, testInfo, 'editor')
 
-  await app.page.keyboard.press('ControlOrMeta+Enter')
-  // The first time for a post, Ctrl+Enter asks; Enter answers Publish.
-  await expect(app.page.getByRole('alertdialog', { name: /^Publish “/ })).toBeVisible()
-  await app.page.keyboard.press('Enter')
+  await editor.publishByKeys()
   await expect(editor.stateBadge).toHaveText('Published')
   // Drafts holds unpublished writing only: the post is listed with the posts now, and the editor offers Update.
   await expect(editor.draftItem(TITLE)).toHaveCount(0)

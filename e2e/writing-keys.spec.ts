@@ -37,10 +37,7 @@ test('clicking an image, pressing Ctrl+End and typing at once never replaces the
   expect(saved.match(/<img /g), 'the local draft has the image').toHaveLength(1)
   expect(saved).toContain(`<p>${typed}</p>`)
 
-  await app.page.keyboard.press('ControlOrMeta+Enter')
-  // The first time for a post, Ctrl+Enter asks; Enter answers Publish.
-  await expect(app.page.getByRole('alertdialog', { name: /^Publish “/ })).toBeVisible()
-  await app.page.keyboard.press('Enter')
+  await editor.publishByKeys()
   await expect(editor.stateBadge).toHaveText('Published')
   const post = (await fetchWeblogPosts(service.sandbox, weblog!)).find((candidate) => candidate.title === 'Tiles of Lisbon')
   const published = await (await fetch(post!.permalink!)).text()

@@ -118,6 +118,13 @@ export class EditorModel {
     return this.editor.locator('.publish-status')
   }
 
+  /** Publishes with Ctrl+Enter from the post: the first time for a post it asks, and Enter answers Publish. */
+  async publishByKeys(): Promise<void> {
+    await this.page.keyboard.press('ControlOrMeta+Enter')
+    await expect(this.page.getByRole('alertdialog', { name: /^Publish “/ })).toBeVisible()
+    await this.page.keyboard.press('Enter')
+  }
+
   get viewOnWeblog(): Locator {
     return this.editor.getByRole('button', { name: 'View on the weblog ↗' })
   }

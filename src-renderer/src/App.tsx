@@ -17,7 +17,7 @@ import { accountOfView, useNavigation, type View } from './features/navigation'
 import { CategoriesPane, PostsList } from './features/posts'
 import { SearchDialog } from './features/search'
 import { OutboxPanel, PaneBoundary, Sidebar, StatusBar } from './features/shell'
-import { AppShell, ErrorNotice, Pane, Spinner } from './ui'
+import { AppShell, ErrorNotice, Pane, Spinner, useListInDrawer } from './ui'
 
 export function App() {
   const accounts = useAccountsStore((state) => state.accounts)
@@ -87,6 +87,8 @@ function MainPane() {
   const view = useNavigation((state) => state.view)
   const draftId = useNavigation((state) => state.draftId)
   const friendId = useNavigation((state) => state.friendId)
+  // With the list in a closed drawer, its New post is out of sight: the main pane offers one itself.
+  const listInDrawer = useListInDrawer()
 
   if (accounts.status === 'loading') {
     return (
@@ -113,7 +115,7 @@ function MainPane() {
             accountId={view.accountId}
             weblogPostUri={view.weblogPostUri}
             hint={view.kind === 'drafts' ? 'Choose a draft in the list, or start a new post.' : 'Choose a post in the list to edit it.'}
-            onNewPost={view.kind === 'posts' ? () => void startNewPost({ accountId: view.accountId, weblogPostUri: view.weblogPostUri }) : undefined}
+            onNewPost={view.kind === 'posts' || listInDrawer ? () => void startNewPost({ accountId: view.accountId, weblogPostUri: view.weblogPostUri }) : undefined}
           />
         )
       }

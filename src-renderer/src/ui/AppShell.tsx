@@ -5,7 +5,12 @@ import { useMediaQuery } from './useMediaQuery'
 import './app-shell.css'
 
 /** Below this width the list pane leaves the main pane its room and becomes a drawer (app-shell.css says the same). */
-export const LIST_DRAWER_QUERY = '(max-width: 1099.98px)'
+const LIST_DRAWER_QUERY = '(max-width: 1099.98px)'
+
+/** Whether the window is narrow enough that a list pane is a drawer, closed until asked for. */
+export function useListInDrawer(): boolean {
+  return useMediaQuery(LIST_DRAWER_QUERY)
+}
 
 export interface AppShellProps {
   sidebar: ReactNode
@@ -27,7 +32,7 @@ export interface AppShellProps {
  */
 export function AppShell({ sidebar, list, listLabel, listPick, banner, statusBar, children }: AppShellProps) {
   const hasList = list !== undefined && list !== null
-  const narrow = useMediaQuery(LIST_DRAWER_QUERY)
+  const narrow = useListInDrawer()
   const drawer = hasList && narrow
   // The drawer stays open for the list and pick it was opened on: picking something (it opens in the main pane) or
   // going to another list closes it.

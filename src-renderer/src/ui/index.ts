@@ -3,7 +3,7 @@ import './theme.css'
 import './focus.css'
 
 export { Alert, type AlertProps, type AlertTone } from './Alert'
-export { AppShell, type AppShellProps } from './AppShell'
+export { AppShell, useListInDrawer, type AppShellProps } from './AppShell'
 export { Button, type ButtonProps, type ButtonVariant } from './Button'
 export { classNames } from './classNames'
 export { Card, Pane, type PaneProps } from './Pane'
