@@ -6,7 +6,6 @@ import type { Page, TestInfo } from '@playwright/test'
 import { DEMO_PHOTOS_FOLDER } from '../src-service/demo/photos'
 import { expect, test } from './fixtures'
 import { expectAccessible } from './harness/accessibility'
-import { chooseFiles } from './harness/files'
 import { saveScreenshot } from './harness/screenshots'
 import { fetchWeblogTitles } from './harness/weblog-listing'
 import { EditorModel } from './models/editor'
@@ -35,7 +34,7 @@ test('the preview draws the draft in the weblog’s own style, with its local im
   await app.addAccount(service.sandbox)
   await editor.openDrafts(weblog!)
   await editor.write(TITLE, PARAGRAPHS)
-  await chooseFiles(editor.imagePicker, [join(DEMO_PHOTOS_FOLDER, 'azulejos.jpg')])
+  await editor.addImages([join(DEMO_PHOTOS_FOLDER, 'azulejos.jpg')])
   await expect(editor.images).toHaveCount(1)
 
   await preview.toggle.click()

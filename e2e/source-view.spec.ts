@@ -6,7 +6,6 @@ import type { Page } from '@playwright/test'
 import { DEMO_PHOTOS_FOLDER } from '../src-service/demo/photos'
 import { expect, test } from './fixtures'
 import { expectAccessible } from './harness/accessibility'
-import { chooseFiles } from './harness/files'
 import { saveScreenshot } from './harness/screenshots'
 import { fetchWeblogTitles } from './harness/weblog-listing'
 import { EditorModel, localDraft } from './models/editor'
@@ -34,7 +33,7 @@ test('the HTML source view shows the post as indented, highlighted HTML with ima
   await keyboard.type('- Tea\nCoffee\n\n> Quoted, in Lisbon: Olá!')
   await keyboard.press('Enter')
   await keyboard.press('Enter')
-  await chooseFiles(editor.imagePicker, [join(DEMO_PHOTOS_FOLDER, 'azulejos.jpg')])
+  await editor.addImages([join(DEMO_PHOTOS_FOLDER, 'azulejos.jpg')])
   await expect(editor.images).toHaveCount(1)
   await expect(editor.saveState).toHaveText('Saved locally')
   const before = (await localDraft(core, 'Azulejos')).content
