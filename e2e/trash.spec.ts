@@ -7,7 +7,8 @@ import { EditorModel } from './models/editor'
 
 test('a deleted draft is undone from the toast, restored from the Trash, and deleted forever', async ({ app, core, service }, testInfo) => {
   test.setTimeout(120_000)
-  await app.page.setViewportSize({ width: 800, height: 600 })
+  // Wide enough for the drafts list beside the editor (narrower, it is a drawer: layout.spec.ts).
+  await app.page.setViewportSize({ width: 1280, height: 800 })
   const account = await core.accounts.add(service.sandbox)
   const [weblog] = await core.handlers['weblogs:list']({ accountId: account.id, refresh: true })
   const address = { accountId: account.id, weblogPostUri: weblog!.postUri }
