@@ -26,7 +26,8 @@ export class EditorModel {
   // ── The drafts list ────────────────────────────────────────────────────────────────────────────────────────
 
   get newPostButton(): Locator {
-    return this.page.getByRole('button', { name: 'New post', exact: true })
+    // The one within reach: the main pane offers its own in a narrow window, out of reach while the list's drawer is open.
+    return this.page.getByRole('button', { name: 'New post', exact: true }).and(this.page.locator(':not([inert], [inert] *)'))
   }
 
   get draftsList(): Locator {

@@ -11,7 +11,7 @@ import {
   type Loadable,
 } from './features/accounts'
 import { AlbumPane, ListPane } from './features/collections'
-import { DraftsList, PostEditor, startNewPost } from './features/editor'
+import { DraftsList, PostEditor, UndoTrashToast, startNewPost } from './features/editor'
 import { ActivityFeed, FriendsList } from './features/feed'
 import { accountOfView, useNavigation, type View } from './features/navigation'
 import { CategoriesPane, PostsList } from './features/posts'
@@ -49,6 +49,8 @@ export function App() {
       </PaneBoundary>
     </AppShell>
     <SearchDialog />
+    {/* Outside the list pane: in a narrow window the drafts list is in a drawer, closed once the draft is deleted. */}
+    <UndoTrashToast />
     </>
   )
 }

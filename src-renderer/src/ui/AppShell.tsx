@@ -93,7 +93,8 @@ export function AppShell({ sidebar, list, listLabel, listPick, banner, statusBar
         </section>
       )}
       {drawerOpen && <div className="app-shell__scrim" aria-hidden="true" onClick={() => show(false)} />}
-      <main className="app-shell__main" id="main-pane" data-pane="main">
+      {/* Under the open drawer's scrim the main pane is out of reach, for the keyboard and assistive technology too. */}
+      <main className="app-shell__main" id="main-pane" data-pane="main" inert={drawerOpen}>
         {children}
       </main>
       <div className="app-shell__status">{statusBar}</div>

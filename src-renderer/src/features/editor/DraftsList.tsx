@@ -9,7 +9,7 @@ import { StateBadge } from './StateBadge'
 import { formatSaved } from './time'
 import { useDraftsStore, weblogKey, type DraftsListing } from './store'
 import { useTrashStore } from './trash'
-import { TrashView, UndoTrashToast } from './TrashView'
+import { TrashView } from './TrashView'
 import './drafts-list.css'
 
 export interface DraftsListProps {
@@ -17,19 +17,14 @@ export interface DraftsListProps {
   weblogPostUri: string
 }
 
-/** A weblog's drafts, or its Trash; and the Undo offered after a draft is deleted. */
+/** A weblog's drafts, or its Trash. */
 export function DraftsList({ accountId, weblogPostUri }: DraftsListProps) {
   const [showing, setShowing] = useState<{ trashOf: string } | null>(null)
   const key = weblogKey({ accountId, weblogPostUri })
-  return (
-    <>
-      {showing?.trashOf === key ? (
-        <TrashView address={{ accountId, weblogPostUri }} onBack={() => setShowing(null)} />
-      ) : (
-        <Drafts accountId={accountId} weblogPostUri={weblogPostUri} onShowTrash={() => setShowing({ trashOf: key })} />
-      )}
-      <UndoTrashToast />
-    </>
+  return showing?.trashOf === key ? (
+    <TrashView address={{ accountId, weblogPostUri }} onBack={() => setShowing(null)} />
+  ) : (
+    <Drafts accountId={accountId} weblogPostUri={weblogPostUri} onShowTrash={() => setShowing({ trashOf: key })} />
   )
 }
 

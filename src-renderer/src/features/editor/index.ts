@@ -5,4 +5,5 @@ import { lazyNamed } from '../../lib/lazyNamed'
 export { DraftsList } from './DraftsList'
 export { startNewPost, useAppCommand, useNewPostCommand } from './commands'
 export { followDrafts, useDraftsStore } from './store'
+export { UndoTrashToast } from './TrashView'
 export const PostEditor = lazyNamed(() => import('./PostEditor'), 'PostEditor')
