@@ -1,0 +1,209 @@
+// The store's Engine over PostgreSQL, for several stateless instances sharing one database. Statements outside a
+// transaction go to a pool of connections; a transaction holds one pooled connection for everything `work` does,
+// however deep in its awaits, found through AsyncLocalStorage, so the store's modules never pass a client around.
+import { AsyncLocalStorage } from 'node:async_hooks'
+import pg from 'pg'
+import type { Migration } from '../../src-shared/sqlite'
+import { SetupError } from '../setup-error'
+import type { Engine, Params, Row, Value } from './engine'
+import { numberParameters, type NumberedStatement } from './postgres-parameters'
+import { migratePostgres, postgresMigrations } from './postgres-migrations'
+
+export interface PostgresEngineOptions {
+  /** The schema to bring the database up to (default: the service's); `[]` leaves the database as it is. */
+  migrations?: readonly Migration[]
+  /** Connections the pool may hold open at once (default 10). */
+  maxConnections?: number
+}
+
+/** One connection, taken from the pool for a whole transaction; `depth` counts the savepoints inside it. */
+interface TransactionScope {
+  client: pg.PoolClient
+  depth: number
+  /** Nested transactions of this level, one after the other: two savepoints must never interleave. */
+  nested: Promise<unknown>
+}
+
+const { builtins } = pg.types
+const asText = (value: string) => value
+/**
+ * Values as the store's other engine gives them (engine.ts `Value`): integers and numerics as numbers (bigint beyond
+ * 2^53, where a number would round), booleans as 0/1 like SQLite's, bytea as Buffer; everything else (dates, JSON,
+ * arrays) as PostgreSQL spells it, since the schema keeps dates and JSON in TEXT columns anyway.
+ */
+const valueParsers = new Map<number, (value: string) => Value>([
+  [builtins.INT2, Number],
+  [builtins.INT4, Number],
+  [builtins.OID, Number],
+  [builtins.INT8, exactNumber],
+  [builtins.NUMERIC, exactNumber],
+  [builtins.FLOAT4, pg.types.getTypeParser(builtins.FLOAT4, 'text') as (value: string) => number],
+  [builtins.FLOAT8, pg.types.getTypeParser(builtins.FLOAT8, 'text') as (value: string) => number],
+  [builtins.BOOL, (value) => (value === 't' ? 1 : 0)],
+  [builtins.BYTEA, pg.types.getTypeParser(builtins.BYTEA, 'text') as (value: string) => Buffer],
+])
+// Given to the pool alone: pg's global parsers stay as they are for any other client in the process.
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number) => valueParsers.get(oid) ?? asText) as pg.CustomTypesConfig['getTypeParser'],
+}
+
+function exactNumber(text: string): number | bigint {
+  const value = Number(text)
+  if (Number.isSafeInteger(value) || !/^-?\d+$/.test(text)) return value
+  return BigInt(text)
+}
+
+/**
+ * Opens a pool on `url` (`postgres://user:password@host:port/database`), checks that the database answers and brings
+ * its schema up to date (once, however many instances start together: see postgres-migrations.ts).
+ */
+export async function openPostgresEngine(url: string, options: PostgresEngineOptions = {}): Promise<Engine> {
+  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, types })
+  // A pooled connection the server drops while idle (a restart, an administrator) is discarded by the pool and the
+  // next statement gets a fresh one; without a listener Node would end the whole process over it.
+  pool.on('error', () => {})
+  const engine = new PostgresEngine(pool)
+  try {
+    await pool.query('SELECT 1').catch((error: unknown) => {
+      throw new SetupError(`Could not reach the PostgreSQL database ${describe(url)}: ${messageOf(error)}. Check --database and that PostgreSQL is running.`, {
+        cause: error,
+      })
+    })
+    await migratePostgres(engine, options.migrations ?? postgresMigrations)
+  } catch (error) {
+    await engine.close()
+    throw error
+  }
+  return engine
+}
+
+class PostgresEngine implements Engine {
+  readonly dialect = 'postgres'
+  readonly #pool: pg.Pool
+  readonly #scope = new AsyncLocalStorage<TransactionScope>()
+  // The store sends the same few hundred statements over and over: each is read for its parameters once.
+  readonly #statements = new Map<string, NumberedStatement>()
+  #closed = false
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool
+  }
+
+  async all(sql: string, params?: Params): Promise<Row[]> {
+    return (await this.#query(sql, params)).rows
+  }
+
+  async get(sql: string, params?: Params): Promise<Row | null> {
+    return (await this.#query(sql, params)).rows[0] ?? null
+  }
+
+  async run(sql: string, params?: Params): Promise<number> {
+    return (await this.#query(sql, params)).rowCount ?? 0
+  }
+
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    const outer = this.#scope.getStore()
+    if (!outer) return this.#outermost(work)
+    const turn = outer.nested.then(() => this.#savepoint(outer, work))
+    outer.nested = turn.catch(() => {})
+    return turn
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    await this.#pool.end()
+  }
+
+  async #outermost<T>(work: () => Promise<T>): Promise<T> {
+    const client = await this.#connect()
+    let broken: unknown
+    try {
+      await client.query('BEGIN')
+      const result = await this.#scope.run({ client, depth: 0, nested: Promise.resolve() }, work)
+      await client.query('COMMIT')
+      return result
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError))
+      throw error
+    } finally {
+      // A connection that could not even roll back is in an unknown state: the pool closes it rather than reuse it.
+      client.release(broken instanceof Error ? broken : undefined)
+    }
+  }
+
+  async #savepoint<T>(outer: TransactionScope, work: () => Promise<T>): Promise<T> {
+    const scope: TransactionScope = { client: outer.client, depth: outer.depth + 1, nested: Promise.resolve() }
+    const name = `nested_${scope.depth}`
+    await scope.client.query(`SAVEPOINT ${name}`)
+    try {
+      const result = await this.#scope.run(scope, work)
+      await scope.client.query(`RELEASE SAVEPOINT ${name}`)
+      return result
+    } catch (error) {
+      await scope.client.query(`ROLLBACK TO SAVEPOINT ${name}`)
+      await scope.client.query(`RELEASE SAVEPOINT ${name}`)
+      throw error
+    }
+  }
+
+  async #connect(): Promise<pg.PoolClient> {
+    if (this.#closed) throw new Error('The PostgreSQL engine is closed: open a new one to use the database again.')
+    return this.#pool.connect()
+  }
+
+  async #query(sql: string, params: Params = {}): Promise<pg.QueryResult<Row>> {
+    if (this.#closed) throw new Error('The PostgreSQL engine is closed: open a new one to use the database again.')
+    const statement = this.#numbered(sql)
+    const values = statement.names.map((name) => {
+      if (!(name in params)) throw new Error(`The statement uses ${name} but no value was given for it: ${sql}`)
+      return toParameter(params[name]!)
+    })
+    const client = this.#scope.getStore()?.client ?? this.#pool
+    try {
+      // Without values pg sends the simple protocol, which also runs several statements at once (migrations do).
+      return values.length > 0 ? await client.query<Row>(statement.text, values) : await client.query<Row>(statement.text)
+    } catch (error) {
+      throw withStatement(error, sql)
+    }
+  }
+
+  #numbered(sql: string): NumberedStatement {
+    let statement = this.#statements.get(sql)
+    if (!statement) {
+      statement = numberParameters(sql)
+      this.#statements.set(sql, statement)
+    }
+    return statement
+  }
+}
+
+/** Booleans are stored as 0/1 integers, as in SQLite; bigints and bytes go as pg sends them. */
+function toParameter(value: Value | boolean): Value {
+  if (typeof value === 'boolean') return value ? 1 : 0
+  return value
+}
+
+/**
+ * PostgreSQL's error (its SQLSTATE `code`, `constraint`, `detail` kept, so callers can tell a unique violation,
+ * 23505, from the rest) with the statement that caused it added to the message.
+ */
+function withStatement(error: unknown, sql: string): unknown {
+  if (!(error instanceof Error)) return error
+  error.message = `${error.message} (in: ${sql.replace(/\s+/g, ' ').trim().slice(0, 300)})`
+  return error
+}
+
+/** The database's address without its password, for messages. */
+function describe(url: string): string {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`
+  } catch {
+    return '(unreadable URL)'
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message || error.constructor.name : String(error)
+}
