@@ -103,25 +103,26 @@ describe('the PostgreSQL engine', () => {
   })
 
   it("isolates concurrent transactions: neither sees the other's uncommitted rows, and statements outside see neither", async () => {
-    let bothWrote!: () => void
-    const written = new Promise<void>((resolve) => (bothWrote = resolve))
+    const bothWrote = barrier(2)
+    const bothLooked = barrier(2)
     let outsideLooked!: () => void
     const looked = new Promise<void>((resolve) => (outsideLooked = resolve))
-    let writers = 0
     const writer = (title: string) =>
       engine.transaction(async () => {
         await add(title)
-        if (++writers === 2) bothWrote()
+        await bothWrote.arrive()
         await looked
-        return titles()
+        const seen = await titles()
+        await bothLooked.arrive()
+        return seen
       })
     const transactions = Promise.all([writer('from A'), writer('from B')])
-    await written
+    await bothWrote.passed
     // The test's own statements run outside both transactions' async contexts: they go to the pool.
     expect(await titles()).toEqual([])
     outsideLooked()
     expect(await transactions).toEqual([['from A'], ['from B']])
-    expect(await titles()).toEqual(['from A', 'from B'])
+    expect((await titles()).sort()).toEqual(['from A', 'from B'])
   })
 
   it('runs statements outside a transaction while it is open, and keeps them when it rolls back', async () => {
@@ -161,3 +162,17 @@ describe('opening the PostgreSQL engine', () => {
     expect((error as Error).message).not.toContain('secret-word')
   })
 })
+
+/** Lets `count` callers of `arrive` through together; `passed` resolves once they are. */
+function barrier(count: number): { arrive(): Promise<void>; passed: Promise<void> } {
+  let open!: () => void
+  const passed = new Promise<void>((resolve) => (open = resolve))
+  let arrived = 0
+  return {
+    arrive: () => {
+      if (++arrived === count) open()
+      return passed
+    },
+    passed,
+  }
+}
