@@ -10,8 +10,8 @@ import { numberParameters, type NumberedStatement } from './postgres-parameters'
 import { migratePostgres, postgresMigrations } from './postgres-migrations'
 
 export interface PostgresEngineOptions {
-  /** The schema to bring the database up to (default: the service's); `[]` leaves the database as it is. */
-  migrations?: readonly Migration[]
+  /** The schema to bring the database up to (default: the service's); `false` leaves the database as it is. */
+  migrations?: readonly Migration[] | false
   /** Connections the pool may hold open at once (default 10). */
   maxConnections?: number
 }
@@ -69,7 +69,7 @@ export async function openPostgresEngine(url: string, options: PostgresEngineOpt
         cause: error,
       })
     })
-    await migratePostgres(engine, options.migrations ?? postgresMigrations)
+    if (options.migrations !== false) await migratePostgres(engine, options.migrations ?? postgresMigrations)
   } catch (error) {
     await engine.close()
     throw error

@@ -1,8 +1,10 @@
 // The service's tests on PostgreSQL. `scripts/postgres.sh` (which `npm test` and CI go through) starts a throwaway
 // cluster and names it in BLOGDESK_TEST_POSTGRES_URL; BLOGDESK_TEST_ENGINE=postgres runs the service's tests on it
 // instead of SQLite. Each test store gets a database of its own, created here and dropped after.
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import pg from 'pg'
+import { openPostgresEngine } from '../store/postgres-engine'
+import { postgresMigrations } from '../store/postgres-migrations'
 
 export const POSTGRES_URL_VARIABLE = 'BLOGDESK_TEST_POSTGRES_URL'
 
@@ -37,24 +39,68 @@ export interface TestDatabase {
   drop(): Promise<void>
 }
 
-/** A fresh, empty database on the throwaway cluster, with a name no other test (or test process) uses. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh database on the throwaway cluster, with a name no other test (or test process) uses: empty, or with the
+ * service's schema already applied (`migrated`), copied from a template migrated once, which is several times faster
+ * than migrating each test's database.
+ */
+export async function createTestDatabase({ migrated = false } = {}): Promise<TestDatabase> {
   const clusterUrl = postgresTestUrl()
-  const name = `blogdesk_test_${process.pid}_${randomBytes(6).toString('hex')}`
-  await onCluster(clusterUrl, (client) => client.query(`CREATE DATABASE ${name}`))
-  const url = new URL(clusterUrl)
-  url.pathname = `/${name}`
+  const name = uniqueName('blogdesk_test')
+  const template = migrated ? await migratedTemplate(clusterUrl) : 'template1'
+  await onCluster(clusterUrl, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`))
   return {
-    url: url.toString(),
-    drop: () => onCluster(clusterUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+    url: databaseUrl(clusterUrl, name),
+    drop: async () => {
+      await onCluster(clusterUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+    },
   }
 }
 
-async function onCluster(url: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+let template: Promise<string> | null = null
+
+/**
+ * The name of a database holding exactly the service's schema, named after it, so every test process on the cluster
+ * shares it. Built under a temporary name and renamed when complete: a process that loses the race to build it drops
+ * its own copy and uses the winner's.
+ */
+function migratedTemplate(clusterUrl: string): Promise<string> {
+  template ??= (async () => {
+    const schema = createHash('sha256').update(JSON.stringify(postgresMigrations)).digest('hex').slice(0, 16)
+    const name = `blogdesk_template_${schema}`
+    const exists = async () =>
+      onCluster(clusterUrl, async (client) => (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1)
+    if (await exists()) return name
+    const building = uniqueName('blogdesk_building')
+    await onCluster(clusterUrl, (client) => client.query(`CREATE DATABASE ${building}`))
+    await (await openPostgresEngine(databaseUrl(clusterUrl, building))).close()
+    try {
+      await onCluster(clusterUrl, (client) => client.query(`ALTER DATABASE ${building} RENAME TO ${name}`))
+    } catch (error) {
+      await onCluster(clusterUrl, (client) => client.query(`DROP DATABASE ${building} WITH (FORCE)`))
+      if (!(await exists())) throw error
+    }
+    return name
+  })()
+  template.catch(() => (template = null))
+  return template
+}
+
+function uniqueName(prefix: string): string {
+  return `${prefix}_${process.pid}_${randomBytes(6).toString('hex')}`
+}
+
+function databaseUrl(clusterUrl: string, name: string): string {
+  const url = new URL(clusterUrl)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+async function onCluster<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
-    await work(client)
+    return await work(client)
   } finally {
     await client.end()
   }

@@ -1,0 +1,53 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { connect } from 'node:net'
+import { describe, expect, it } from 'vitest'
+import { openPostgresEngine } from '../store/postgres-engine'
+import { postgresMigrations, postgresSchemaVersion } from '../store/postgres-migrations'
+import { createTestDatabase } from './postgres'
+
+describe('test databases on the throwaway cluster', () => {
+  it('are fresh, separate, migrated when asked, and gone once dropped', async () => {
+    const [first, second] = await Promise.all([createTestDatabase({ migrated: true }), createTestDatabase({ migrated: true })])
+    const empty = await createTestDatabase()
+    const [a, b, c] = await Promise.all([first, second, empty].map(({ url }) => openPostgresEngine(url, { migrations: false })))
+    try {
+      expect(await postgresSchemaVersion(a!)).toBe(postgresMigrations.length)
+      expect(await postgresSchemaVersion(c!)).toBe(0)
+      await a!.run("INSERT INTO applications (name) VALUES ('only in the first')")
+      expect(await b!.all('SELECT name FROM applications')).toEqual([])
+    } finally {
+      await Promise.all([a, b, c].map((engine) => engine!.close()))
+    }
+    await Promise.all([first, second, empty].map((database) => database.drop()))
+    await expect(openPostgresEngine(first.url, { migrations: false })).rejects.toThrow(/does not exist/)
+  })
+})
+
+describe('scripts/postgres.sh', () => {
+  const script = (command: string[], env: NodeJS.ProcessEnv = process.env) =>
+    spawnSync('bash', ['scripts/postgres.sh', ...command], { encoding: 'utf8', env, timeout: 60_000 })
+
+  it("runs the command beside a cluster on 127.0.0.1, then stops it and removes its folder, ending as the command did", async () => {
+    const run = script(['node', '-e', 'console.log(process.env.BLOGDESK_TEST_POSTGRES_URL); process.exit(3)'])
+    expect(run.status).toBe(3)
+    const url = new URL(run.stdout.trim())
+    expect(url.hostname).toBe('127.0.0.1')
+    const folder = /cluster in (\S+)\)/.exec(run.stderr)?.[1]
+    expect(folder).toBeDefined()
+    expect(existsSync(folder!)).toBe(false)
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(Number(url.port), '127.0.0.1')
+      socket.on('connect', () => (socket.destroy(), resolve(false)))
+      socket.on('error', () => resolve(true))
+    })
+    expect(refused).toBe(true)
+  })
+
+  it('says what to install when PostgreSQL is missing', () => {
+    const run = script(['true'], { ...process.env, BLOGDESK_POSTGRES_BIN: '/nonexistent/postgresql/bin' })
+    expect(run.status).toBe(1)
+    expect(run.stderr).toContain('PostgreSQL is not installed (/nonexistent/postgresql/bin/initdb is missing)')
+    expect(run.stderr).toContain('apt-get install postgresql')
+  })
+})
