@@ -24,6 +24,8 @@ interface TransactionScope {
   nested: Promise<unknown>
 }
 
+const MAX_CACHED_STATEMENTS = 512
+
 const { builtins } = pg.types
 const asText = (value: string) => value
 /**
@@ -156,7 +158,9 @@ class PostgresEngine implements Engine {
     if (this.#closed) throw new Error('The PostgreSQL engine is closed: open a new one to use the database again.')
     const statement = this.#numbered(sql)
     const values = statement.names.map((name) => {
-      if (!(name in params)) throw new Error(`The statement uses ${name} but no value was given for it: ${sql}`)
+      if (!(name in params)) {
+        throw new Error(`The statement uses ${name} but no value was given for it (spell the key '${name}', colon included): ${sql}`)
+      }
       return toParameter(params[name]!)
     })
     const client = this.#scope.getStore()?.client ?? this.#pool
@@ -172,6 +176,8 @@ class PostgresEngine implements Engine {
     let statement = this.#statements.get(sql)
     if (!statement) {
       statement = numberParameters(sql)
+      // SQL built per call (a list of n placeholders) would grow the cache without end: the oldest entry goes.
+      if (this.#statements.size >= MAX_CACHED_STATEMENTS) this.#statements.delete(this.#statements.keys().next().value!)
       this.#statements.set(sql, statement)
     }
     return statement
