@@ -83,8 +83,14 @@ password=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
 
 export BLOGDESK_TEST_POSTGRES_URL="postgres://blogdesk:$password@127.0.0.1:$port/blogdesk"
 echo "postgres.sh: PostgreSQL on 127.0.0.1:$port (cluster in $folder)" >&2
+# In the background, so a signal to this script is acted on at once (bash runs traps only between commands): it is
+# passed on to the command, which is waited for, and the cluster then goes as usual. `<&0` keeps the terminal's input.
+"$@" <&0 &
+command_pid=$!
+trap 'kill -INT "$command_pid" 2>/dev/null; wait "$command_pid"; exit 130' INT
+trap 'kill -TERM "$command_pid" 2>/dev/null; wait "$command_pid"; exit 143' TERM
 set +e
-"$@"
+wait "$command_pid"
 status=$?
 set -e
 exit $status

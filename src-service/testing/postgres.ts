@@ -105,3 +105,11 @@ async function onCluster<T>(url: string, work: (client: pg.Client) => Promise<T>
     await client.end()
   }
 }
+
+/**
+ * The database a test store should use on the engine under test: on PostgreSQL a fresh one with the service's schema
+ * (drop it when the store is done); on SQLite null, the store's file living in its data dir as always.
+ */
+export async function testStoreDatabase(): Promise<TestDatabase | null> {
+  return testEngine() === 'postgres' ? createTestDatabase({ migrated: true }) : null
+}
