@@ -67,9 +67,11 @@ export async function openPostgresEngine(url: string, options: PostgresEngineOpt
   const engine = new PostgresEngine(pool)
   try {
     await pool.query('SELECT 1').catch((error: unknown) => {
-      throw new SetupError(`Could not reach the PostgreSQL database ${describe(url)}: ${messageOf(error)}. Check --database and that PostgreSQL is running.`, {
-        cause: error,
-      })
+      throw new SetupError(
+        `Could not reach the PostgreSQL database ${describe(url)}: ${messageOf(error)}. ` +
+          'Check --database and that PostgreSQL is running.',
+        { cause: error },
+      )
     })
     if (options.migrations !== false) await migratePostgres(engine, options.migrations ?? postgresMigrations)
   } catch (error) {

@@ -372,12 +372,12 @@ function urlIdTriggers(table: string, kind: string, prefix: '6p' | '6a', randomB
         FOR EACH ROW EXECUTE FUNCTION url_id_forgotten('${kind}');`
 }
 
-/**
- * Which schema migrations (numbered as `schema`) a database has had: one row each. Migrations run under this
- * transaction-scoped advisory lock, local to the database, so instances starting together take turns: the first
- * applies what is pending, the others then find nothing left to do.
- */
+/** The migrations a database has had, one row each (PostgreSQL has no `PRAGMA user_version`). */
 const VERSION_TABLE = 'schema_migrations'
+/**
+ * Each migration's transaction first takes this advisory lock (local to the database, released at commit), so
+ * instances starting together take turns: the first applies what is pending, the others then find nothing left.
+ */
 const MIGRATION_LOCK = 0x626c6f67 // "blog": any constant no other code using this database takes
 
 /**
@@ -399,7 +399,7 @@ export async function migratePostgres(
         name    TEXT NOT NULL,
         applied TEXT NOT NULL DEFAULT ${now}
       )`)
-      const current = Number((await engine.get(`SELECT coalesce(max(version), 0) AS version FROM ${VERSION_TABLE}`))?.['version'])
+      const current = await newestApplied(engine)
       if (current > newest) throw newerSchemaError(current, newest)
       const next = schema.find((migration) => migration.version === current + 1)
       if (!next) return null
@@ -422,6 +422,9 @@ export async function migratePostgres(
 /** The newest migration a database has had (0 for an empty one). */
 export async function postgresSchemaVersion(engine: Engine): Promise<number> {
   const table = await engine.get('SELECT to_regclass(:table) IS NOT NULL AS present', { ':table': VERSION_TABLE })
-  if (!table?.['present']) return 0
+  return table?.['present'] ? newestApplied(engine) : 0
+}
+
+async function newestApplied(engine: Engine): Promise<number> {
   return Number((await engine.get(`SELECT coalesce(max(version), 0) AS version FROM ${VERSION_TABLE}`))?.['version'])
 }

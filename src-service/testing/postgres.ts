@@ -68,8 +68,11 @@ function migratedTemplate(clusterUrl: string): Promise<string> {
   template ??= (async () => {
     const schema = createHash('sha256').update(JSON.stringify(postgresMigrations)).digest('hex').slice(0, 16)
     const name = `blogdesk_template_${schema}`
-    const exists = async () =>
-      onCluster(clusterUrl, async (client) => (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1)
+    const exists = () =>
+      onCluster(clusterUrl, async (client) => {
+        const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])
+        return found.rowCount === 1
+      })
     if (await exists()) return name
     const building = uniqueName('blogdesk_building')
     await onCluster(clusterUrl, (client) => client.query(`CREATE DATABASE ${building}`))
