@@ -48,8 +48,12 @@ trap 'exit 143' TERM
 mkdir -p "$folder/socket"
 [ ${#as_owner[@]} -eq 0 ] || chown -R postgres:postgres "$folder"
 
+durable=no
+[ "${BLOGDESK_POSTGRES_DURABLE:-}" != 1 ] || durable=yes
+initdb_sync=(--no-sync)
+[ "$durable" = no ] || initdb_sync=()
 "${as_owner[@]}" "$bin/initdb" -D "$folder/data" --username=postgres --auth-local=trust --auth-host=scram-sha-256 \
-  --encoding=UTF8 --locale=C.UTF-8 >"$folder/initdb.log" 2>&1 || {
+  --encoding=UTF8 --locale=C.UTF-8 "${initdb_sync[@]}" >"$folder/initdb.log" 2>&1 || {
   cat "$folder/initdb.log" >&2
   echo "postgres.sh: initdb failed (above)." >&2
   exit 1
@@ -60,7 +64,7 @@ free_port() {
   node -e "const s = require('net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close() })"
 }
 durability="-c fsync=off -c full_page_writes=off"
-[ "${BLOGDESK_POSTGRES_DURABLE:-}" != 1 ] || durability=""
+[ "$durable" = no ] || durability=""
 for attempt in 1 2 3; do
   port=$(free_port)
   if "${as_owner[@]}" "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 start \

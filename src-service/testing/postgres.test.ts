@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
@@ -62,12 +62,21 @@ describe('the engine test stores use', () => {
   })
 })
 
-describe('scripts/postgres.sh', () => {
+// Each of these starts a cluster of its own, which takes seconds on a busy machine.
+describe('scripts/postgres.sh', { timeout: 60_000 }, () => {
   const script = (command: string[], env: NodeJS.ProcessEnv = process.env) =>
-    spawnSync('bash', ['scripts/postgres.sh', ...command], { encoding: 'utf8', env, timeout: 60_000 })
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const run = spawn('bash', ['scripts/postgres.sh', ...command], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+      let stdout = ''
+      let stderr = ''
+      run.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+      run.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      run.on('error', reject)
+      run.on('close', (status) => resolve({ status, stdout, stderr }))
+    })
 
   it("runs the command beside a cluster on 127.0.0.1, then stops it and removes its folder, ending as the command did", async () => {
-    const run = script(['node', '-e', 'console.log(process.env.BLOGDESK_TEST_POSTGRES_URL); process.exit(3)'])
+    const run = await script(['node', '-e', 'console.log(process.env.BLOGDESK_TEST_POSTGRES_URL); process.exit(3)'])
     expect(run.status).toBe(3)
     const url = new URL(run.stdout.trim())
     expect(url.hostname).toBe('127.0.0.1')
@@ -98,8 +107,8 @@ describe('scripts/postgres.sh', () => {
     expect(() => process.kill(commandPid, 0)).toThrow()
   })
 
-  it('says what to install when PostgreSQL is missing', () => {
-    const run = script(['true'], { ...process.env, BLOGDESK_POSTGRES_BIN: '/nonexistent/postgresql/bin' })
+  it('says what to install when PostgreSQL is missing', async () => {
+    const run = await script(['true'], { ...process.env, BLOGDESK_POSTGRES_BIN: '/nonexistent/postgresql/bin' })
     expect(run.status).toBe(1)
     expect(run.stderr).toContain('PostgreSQL is not installed (/nonexistent/postgresql/bin/initdb is missing)')
     expect(run.stderr).toContain('apt-get install postgresql')
