@@ -41,8 +41,8 @@ export interface TestDatabase {
 
 /**
  * A fresh database on the throwaway cluster, with a name no other test (or test process) uses: empty, or with the
- * service's schema already applied (`migrated`), copied from a template migrated once, which is several times faster
- * than migrating each test's database.
+ * service's schema already applied (`migrated`), copied from a template migrated once (1.5–2.7× faster than creating
+ * and migrating each test's database, medians of 5 and 7 on a busy 2-core machine).
  */
 export async function createTestDatabase({ migrated = false } = {}): Promise<TestDatabase> {
   const clusterUrl = postgresTestUrl()
