@@ -10,6 +10,7 @@ import { SANDBOX_STOP_MESSAGE } from '../src-protocol'
 import { createService, type ServiceOptions } from './app'
 import { writeSandboxFile } from './demo'
 import type { LookupOptions } from './lookup'
+import { JsonLog, LOG_FORMATS } from './operations/log'
 import { SetupError } from './setup-error'
 
 /** What the service needs (`createService`), and where to listen. */
@@ -42,7 +43,7 @@ export async function startService({ port, host = '127.0.0.1', ...serviceOptions
     let closed: Promise<void> | undefined
     const close = async () => {
       const stopped = stopServer()
-      service.endLiveStreams()
+      service.drain()
       await stopped
       service.close()
     }
@@ -116,6 +117,7 @@ const flags = {
   resources: { type: 'string', value: '<dir>', help: "the folder holding catalogue/ and demo-photos/; the repo's resources/ by default" },
   'no-live': { type: 'boolean', help: 'serve no live event streams (events.json is polled), as a server without that extension' },
   'no-collection-feeds': { type: 'boolean', help: 'serve no feeds of albums and lists (no service.feed), as a server without that extension' },
+  log: { type: 'string', value: 'json|none', help: 'json: a JSON line on stdout for each request, start, stop and error; none (default): only the listening line' },
   help: { type: 'boolean', help: 'show this and exit' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; value?: string; help: string }>
 
@@ -162,6 +164,11 @@ export function parseArguments(args: readonly string[]): StartOptions {
   if (resources !== undefined) options.resources = resources
   if (values['no-live']) options.liveStreams = false
   if (values['no-collection-feeds']) options.collectionFeeds = false
+  const log = text('log')
+  if (log !== undefined && !(LOG_FORMATS as readonly string[]).includes(log)) {
+    throw new UsageError(`--log must be ${LOG_FORMATS.join(' or ')}, not "${log}"`)
+  }
+  if (log === 'json') options.log = new JsonLog()
   return options
 }
 
@@ -205,23 +212,34 @@ async function runCli(args: readonly string[]): Promise<void> {
     return exitAfterOutput(0)
   }
   let running: RunningService
+  let log: JsonLog | undefined
   try {
-    running = await startService(parseArguments(args))
+    const options = parseArguments(args)
+    log = options.log
+    running = await startService(options)
   } catch (error) {
     if (!(error instanceof SetupError)) throw error
     console.error(`Cannot start the Blogdesk service: ${error.message}`)
+    log?.write('error', 'start-failed', { message: error.message })
     return exitAfterOutput(error instanceof UsageError ? 2 : 1)
   }
+  // The handshake line stays plain text in every log format: the app's sandbox and the tests wait for it.
   console.log(`listening on ${running.origin}`)
+  log?.write('info', 'start', { origin: running.origin, pid: process.pid })
 
   let stopping = false
-  const stop = (): void => {
+  const stop = (reason: string): void => {
     if (stopping) return
     stopping = true
+    log?.write('info', 'stopping', { reason, graceMs: SHUTDOWN_GRACE_MS })
     running.close().then(
-      () => exitAfterOutput(0),
+      () => {
+        log?.write('info', 'stop', { exitCode: 0 })
+        exitAfterOutput(0)
+      },
       (error: unknown) => {
         console.error('The Blogdesk service did not stop cleanly:', error)
+        log?.write('error', 'stop', { exitCode: 1, error: error instanceof Error ? error.message : String(error) })
         exitAfterOutput(1)
       },
     )
@@ -231,7 +249,7 @@ async function runCli(args: readonly string[]): Promise<void> {
   process.once('SIGTERM', stop)
   // The app's sandbox asks over the utility process's message port, the same way on every system.
   parentPort()?.on('message', ({ data }: { data: unknown }) => {
-    if (data === SANDBOX_STOP_MESSAGE) stop()
+    if (data === SANDBOX_STOP_MESSAGE) stop('sandbox stop message')
   })
 }
 
