@@ -55,6 +55,8 @@ export interface ServiceProcessOptions {
   noCollectionFeeds?: boolean
   /** --log json: a JSON line on stdout for each request, start, stop and error (output() has them). */
   logJson?: boolean
+  /** --drain-delay: on SIGTERM, /ready answers 503 this long before the service stops listening. */
+  drainDelaySeconds?: number
 }
 
 /**
@@ -71,6 +73,7 @@ export async function startServiceProcess(dataDir: string, port = 0, options: Se
     ...(options.noLiveStreams ? ['--no-live'] : []),
     ...(options.noCollectionFeeds ? ['--no-collection-feeds'] : []),
     ...(options.logJson ? ['--log', 'json'] : []),
+    ...(options.drainDelaySeconds === undefined ? [] : ['--drain-delay', String(options.drainDelaySeconds)]),
   ])
   return { ...started, port: Number(new URL(started.url).port), dataDir, sandbox: readSandboxFile(dataDir) }
 }
