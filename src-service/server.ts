@@ -24,6 +24,9 @@ export interface StartOptions extends ServiceOptions {
   /** On close, how long readiness answers 503 while requests are still served, before the service stops listening:
    * a load balancer's checks take it out of rotation first, so none of its new connections is refused. */
   drainDelayMs?: number
+  /** Where clients reach the service when that is not where it listens (a load balancer's origin): every href the
+   * service sends starts with it. The listening address when absent. */
+  publicOrigin?: string
 }
 
 export interface RunningService {
@@ -36,15 +39,21 @@ export interface RunningService {
 /** Requests still running this long after close() are cut off, so one stuck client cannot keep the service up. */
 const SHUTDOWN_GRACE_MS = 10_000
 
-export async function startService({ port, host = '127.0.0.1', drainDelayMs = 0, ...serviceOptions }: StartOptions): Promise<RunningService> {
+export async function startService({
+  port,
+  host = '127.0.0.1',
+  drainDelayMs = 0,
+  publicOrigin,
+  ...serviceOptions
+}: StartOptions): Promise<RunningService> {
   const { dataDir } = serviceOptions
   const service = await createService(serviceOptions)
   const server = createServer()
   try {
     const origin = originOf(await listen(server, port, host))
     const stopServer = trackRequestsForShutdown(server, SHUTDOWN_GRACE_MS)
-    server.on('request', service.requestListener(origin))
-    if (service.sandbox) writeSandboxFile(dataDir, origin, service.sandbox)
+    server.on('request', service.requestListener(publicOrigin ?? origin))
+    if (service.sandbox) writeSandboxFile(dataDir, publicOrigin ?? origin, service.sandbox)
     let closed: Promise<void> | undefined
     const close = async () => {
       service.drain()
@@ -104,6 +113,7 @@ const flags = {
   resources: { type: 'string', value: '<dir>', help: "the folder holding catalogue/ and demo-photos/; the repo's resources/ by default" },
   'no-live': { type: 'boolean', help: 'serve no live event streams (events.json is polled), as a server without that extension' },
   'no-collection-feeds': { type: 'boolean', help: 'serve no feeds of albums and lists (no service.feed), as a server without that extension' },
+  'public-origin': { type: 'string', value: '<url>', help: "where clients reach the service, if not at its own address (a load balancer's); hrefs start with it" },
   'drain-delay': { type: 'string', value: '<seconds>', help: 'on SIGTERM, answer /ready with 503 this long before no longer listening (behind a balancer)' },
   log: { type: 'string', value: 'json|none', help: 'json: a JSON line on stdout for each request, start, stop and error; none (default): only the listening line' },
   help: { type: 'boolean', help: 'show this and exit' },
@@ -152,6 +162,8 @@ export function parseArguments(args: readonly string[]): StartOptions {
   if (resources !== undefined) options.resources = resources
   if (values['no-live']) options.liveStreams = false
   if (values['no-collection-feeds']) options.collectionFeeds = false
+  const publicOrigin = text('public-origin')
+  if (publicOrigin !== undefined) options.publicOrigin = parseOrigin(publicOrigin)
   const drainDelay = text('drain-delay')
   if (drainDelay !== undefined) options.drainDelayMs = 1000 * parsePositive('--drain-delay', drainDelay, /^\d+(\.\d+)?$/, 'a number of seconds')
   const log = text('log')
@@ -182,6 +194,20 @@ function readFlags(args: readonly string[]) {
 function parsePositive(flag: string, text: string, shape: RegExp, what: string): number {
   if (!shape.test(text) || !(Number(text) > 0)) throw new UsageError(`${flag} must be ${what} above 0, not "${text}"`)
   return Number(text)
+}
+
+/** An http(s) origin; a URL with a path names more than where the service is, so it is refused. */
+function parseOrigin(text: string): string {
+  let url: URL | undefined
+  try {
+    url = new URL(text)
+  } catch {
+    url = undefined
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash) {
+    throw new UsageError(`--public-origin must be an origin such as https://blogs.example.org, not "${text}"`)
+  }
+  return url.origin
 }
 
 function parsePort(text: string): number {

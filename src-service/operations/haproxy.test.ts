@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createWsseHeader } from '../../src-protocol'
-import { startHaproxy, type Haproxy } from '../testing/haproxy'
+import { createWsseHeader, readLinkFeed } from '../../src-protocol'
+import { freePort, startHaproxy, type Haproxy } from '../testing/haproxy'
 import { startServiceProcess, type ServiceProcess } from '../testing/service-process'
 
 const PROFILE = '/profiles/melody'
@@ -24,7 +24,10 @@ describe('two instances behind haproxy', () => {
 
   // Readiness answers 503 for a second before an instance stops listening: haproxy's checks (every 200 ms here) see
   // it first, so none of its connections meets a closed port mid-request.
-  const start = async (name: string, port = 0) => startServiceProcess(join(dir, name), port, { logJson: true, drainDelaySeconds: 1 })
+  // Every link they send leads back through haproxy.
+  let balancerPort: number
+  const start = async (name: string, port = 0) =>
+    startServiceProcess(join(dir, name), port, { logJson: true, drainDelaySeconds: 1, publicOrigin: `http://127.0.0.1:${balancerPort}` })
   /** How many requests with ids starting `prefix` an instance logged. */
   const served = (instance: ServiceProcess, prefix: string) =>
     instance
@@ -59,12 +62,13 @@ describe('two instances behind haproxy', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'blogdesk-haproxy-test-'))
+    balancerPort = await freePort()
     const seeded = await start('a')
     credentials = { username: seeded.sandbox.username, password: seeded.sandbox.apiPassword }
     await seeded.stop()
     await cp(join(dir, 'a'), join(dir, 'b'), { recursive: true })
     instances.push(await start('a'), await start('b'))
-    haproxy = await startHaproxy(instances.map((instance) => instance.port))
+    haproxy = await startHaproxy(balancerPort, instances.map((instance) => instance.port))
   })
   afterAll(async () => {
     await haproxy?.stop()
@@ -84,6 +88,21 @@ describe('two instances behind haproxy', () => {
     const made = await get(PROFILE)
     expect(made.headers.get('x-request-id')).toMatch(/^7F000001-[0-9A-F]+-[0-9A-F]+-[0-9A-F]+-[0-9A-F]+-/)
     await made.arrayBuffer()
+  })
+
+  it('sends links that lead back through haproxy, so a client that follows them never meets an instance directly', async () => {
+    const root = await fetch(`${haproxy.url}/t/atom/weblog`, { headers: { 'X-WSSE': createWsseHeader(credentials) } })
+    const links = readLinkFeed(await root.text(), haproxy.url)
+    expect(links.length).toBeGreaterThan(0)
+    for (const link of links) expect(link.href.startsWith(`${haproxy.url}/`)).toBe(true)
+    const feed = links.find((link) => link.rel === 'service.post')!.href
+    const created = await fetch(feed, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x.atom+xml', 'X-WSSE': createWsseHeader(credentials) },
+      body: entry('Through the links'),
+    })
+    expect(created.status).toBe(201)
+    expect(created.headers.get('location')!.startsWith(`${haproxy.url}/`)).toBe(true)
   })
 
   it('keeps answering through the other instance when one is killed, and uses it again once restarted', async () => {

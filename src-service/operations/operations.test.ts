@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createService, type Service } from '../app'
+import { parseArguments } from '../server'
 import { openStore } from '../store'
 import { melody, signedRequest } from '../testing/service-fixture'
 import { JsonLog } from './log'
@@ -126,5 +127,26 @@ describe('operating the service', () => {
     expect(requests[1]!['requestId']).toBe(listed.headers.get('x-request-id'))
     const everything = lines.join('')
     for (const secret of ['secret-in-query', melody.password, 'X-WSSE', 'PasswordDigest', 'Logged']) expect(everything).not.toContain(secret)
+  })
+})
+
+describe('the operations flags', () => {
+  const base = ['--port', '0', '--data-dir', 'x']
+
+  it('reads --log, --drain-delay and --public-origin', () => {
+    const options = parseArguments([...base, '--log', 'json', '--drain-delay', '2.5', '--public-origin', 'https://blogs.example.org/'])
+    expect(options.log).toBeInstanceOf(JsonLog)
+    expect(options).toMatchObject({ drainDelayMs: 2500, publicOrigin: 'https://blogs.example.org' })
+    expect(parseArguments([...base, '--log', 'none']).log).toBeUndefined()
+  })
+
+  it.each([
+    [['--log', 'text'], /--log must be none or json, not "text"/],
+    [['--drain-delay', 'soon'], /--drain-delay must be a number of seconds above 0/],
+    [['--public-origin', 'https://blogs.example.org/atom'], /--public-origin must be an origin such as https:\/\/blogs\.example\.org/],
+    [['--public-origin', 'ftp://blogs.example.org'], /--public-origin must be an origin/],
+    [['--public-origin', 'blogs.example.org'], /--public-origin must be an origin/],
+  ])('refuses %j with a message that says what it takes', (flags, message) => {
+    expect(() => parseArguments([...base, ...flags])).toThrow(message)
   })
 })

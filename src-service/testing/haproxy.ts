@@ -45,10 +45,12 @@ function replaceOnce(text: string, pattern: RegExp, replacement: string): string
   return text.replace(pattern, replacement)
 }
 
-/** Starts haproxy in the foreground in front of `backends`; resolves once it accepts connections. */
-export async function startHaproxy(backends: readonly number[]): Promise<Haproxy> {
+/**
+ * Starts haproxy in the foreground on `port` (freePort() gives one, so the instances can be told it first) in front
+ * of `backends`; resolves once it accepts connections.
+ */
+export async function startHaproxy(port: number, backends: readonly number[]): Promise<Haproxy> {
   if (!existsSync(HAPROXY)) throw new Error(`${HAPROXY} is missing: install Debian's haproxy (apt-get install haproxy); .ci/run does`)
-  const port = await freePort()
   const dir = await mkdtemp(join(tmpdir(), 'blogdesk-haproxy-'))
   const configFile = join(dir, 'haproxy.cfg')
   await writeFile(configFile, renderConfig(await readFile(CONFIG, 'utf8'), port, backends))
@@ -76,8 +78,8 @@ export async function startHaproxy(backends: readonly number[]): Promise<Haproxy
   return { url: `http://127.0.0.1:${port}`, output, stop }
 }
 
-/** A port free on loopback now; haproxy binds it a moment later. */
-async function freePort(): Promise<number> {
+/** A port free on loopback now, for haproxy to bind a moment later. */
+export async function freePort(): Promise<number> {
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo

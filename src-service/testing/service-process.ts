@@ -57,6 +57,8 @@ export interface ServiceProcessOptions {
   logJson?: boolean
   /** --drain-delay: on SIGTERM, /ready answers 503 this long before the service stops listening. */
   drainDelaySeconds?: number
+  /** --public-origin: where clients reach it (a load balancer), which every href starts with. */
+  publicOrigin?: string
 }
 
 /**
@@ -74,6 +76,7 @@ export async function startServiceProcess(dataDir: string, port = 0, options: Se
     ...(options.noCollectionFeeds ? ['--no-collection-feeds'] : []),
     ...(options.logJson ? ['--log', 'json'] : []),
     ...(options.drainDelaySeconds === undefined ? [] : ['--drain-delay', String(options.drainDelaySeconds)]),
+    ...(options.publicOrigin === undefined ? [] : ['--public-origin', options.publicOrigin]),
   ])
   return { ...started, port: Number(new URL(started.url).port), dataDir, sandbox: readSandboxFile(dataDir) }
 }
