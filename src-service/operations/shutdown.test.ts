@@ -83,6 +83,30 @@ describe('graceful shutdown', () => {
     expect(lines).toContainEqual(expect.objectContaining({ event: 'request', requestId: 'slow-upload', method: 'POST', status: 201 }))
     expect(lines.at(-1)).toEqual(expect.objectContaining({ event: 'stop', exitCode: 0 }))
   })
+
+  it('cuts off a request that never finishes at the deadline, and still exits 0', async () => {
+    const credentials = { username: service.sandbox.username, password: service.sandbox.apiPassword }
+    // Signed, so the service reads the body (an unsigned one is refused at once), which never comes whole.
+    const stuck = request(`${service.url}/t/atom/weblog/blog_id=1`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x.atom+xml', 'Content-Length': 1000, 'X-WSSE': createWsseHeader(credentials) },
+    })
+    const cutOff = new Promise<string>((resolve) => {
+      stuck.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message))
+      stuck.on('response', (response) => resolve(`answered ${response.statusCode}`))
+    })
+    stuck.write('<?xml version="1.0"?><entry')
+    await sleep(300)
+    const signalled = performance.now()
+    process.kill(service.pid, 'SIGTERM')
+    const { code, signal } = await service.exited
+    const tookMs = performance.now() - signalled
+    expect({ code, signal }).toEqual({ code: 0, signal: null })
+    // It waited for the request until the deadline, not less, and not much more.
+    expect(tookMs).toBeGreaterThanOrEqual(SHUTDOWN_DEADLINE_MS - 100)
+    expect(tookMs).toBeLessThan(SHUTDOWN_DEADLINE_MS * 1.5)
+    expect(await cutOff).toBe('ECONNRESET')
+  })
 })
 
 /** True when a new TCP connection to the port is refused: the service no longer listens. */
