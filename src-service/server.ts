@@ -4,8 +4,8 @@ import type { EventEmitter } from 'node:events'
 import { realpathSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { SANDBOX_STOP_MESSAGE } from '../src-protocol'
 import { createService, type ServiceOptions } from './app'
@@ -32,7 +32,8 @@ export interface StartOptions extends ServiceOptions {
 export interface RunningService {
   /** e.g. http://127.0.0.1:4321 — the Atom root is <origin>/t/atom/weblog. */
   origin: string
-  /** Stops accepting connections, lets requests in flight finish, then closes the store. Safe to call twice. */
+  /** Answers /ready with 503 (for drainDelayMs while still serving), stops accepting connections, lets requests in
+   * flight finish, then closes the store. Safe to call twice. */
   close(): Promise<void>
 }
 
