@@ -67,12 +67,14 @@ describe('two instances behind haproxy', () => {
     credentials = { username: seeded.sandbox.username, password: seeded.sandbox.apiPassword }
     await seeded.stop()
     await cp(join(dir, 'a'), join(dir, 'b'), { recursive: true })
-    instances.push(await start('a'), await start('b'))
+    // One at a time, so that an instance already started is stopped afterwards even if the next one fails to start.
+    instances.push(await start('a'))
+    instances.push(await start('b'))
     haproxy = await startHaproxy(balancerPort, instances.map((instance) => instance.port))
   })
   afterAll(async () => {
-    await haproxy?.stop()
-    for (const instance of instances) await instance.stop()
+    // Every process is stopped even if stopping another fails.
+    await Promise.allSettled([haproxy?.stop(), ...instances.map((instance) => instance.stop())])
     await rm(dir, { recursive: true, force: true })
   })
 
