@@ -8,6 +8,9 @@ import { startSimulation } from './demo/simulate'
 import { createLookups, type LookupOptions } from './lookup'
 import { AvatarCache } from './media/avatars'
 import { MediaLibrary } from './media/library'
+import { reportError, type JsonLog } from './operations/log'
+import { Readiness } from './operations/readiness'
+import { withOperations } from './operations/requests'
 import { registerProfilePages } from './public/profiles'
 import { serviceResources } from './resources'
 import { weblogRoot } from './routes/atom-root'
@@ -45,6 +48,8 @@ export interface ServiceOptions {
   collectionFeeds?: boolean
   /** The service's clock: when a post is stored, and when a scheduled one goes public. The system's when absent. */
   clock?: ServiceClock
+  /** Where a JSON line for each request and error goes (`--log json`); none when absent. */
+  log?: JsonLog
 }
 
 export interface Service {
@@ -52,8 +57,9 @@ export interface Service {
   readonly sandbox: SandboxAccount | null
   /** Handles requests to a server reachable at `origin`; every href the service sends starts with it. */
   requestListener(origin: string): RequestListener
-  /** Ends every live events stream and refuses new ones; call it as the server stops, since a stream never ends itself. */
-  endLiveStreams(): void
+  /** Readiness answers 503 from now on, and every live events stream ends (a stream never ends itself) while new ones
+   * are refused; call it as the server stops. */
+  drain(): void
   /** Stops the simulation and closes the store. Stop the server first, so no request finds it closed. */
   close(): void
 }
@@ -69,6 +75,7 @@ export async function createService({
   liveStreams = {},
   collectionFeeds = true,
   clock = systemClock,
+  log,
 }: ServiceOptions): Promise<Service> {
   const files = serviceResources(resources)
   const store = openStore(dataDir)
@@ -91,16 +98,29 @@ export async function createService({
     // Open live streams hear of a scheduled post going public without waiting for someone's request.
     const releases = setInterval(() => releaseScheduledPosts(store, clock), SCHEDULED_RELEASE_INTERVAL_MS)
     releases.unref()
+    // The probe is the cheapest real query there is: one indexed lookup of a name nobody can have.
+    const readiness = new Readiness(() => store.users.find(''))
     return {
       sandbox,
       requestListener: (origin) => {
         const listener = router.listener(new URL(origin).origin)
-        return (request, response) => {
-          releaseScheduledPosts(store, clock)
-          listener(request, response)
-        }
+        return withOperations(
+          (request, response) => {
+            // A store that cannot release them cannot answer either: the route says so with a 500, never a crash.
+            try {
+              releaseScheduledPosts(store, clock)
+            } catch (error) {
+              reportError('Scheduled posts could not be released:', error)
+            }
+            listener(request, response)
+          },
+          { readiness, log: log ?? null },
+        )
       },
-      endLiveStreams: () => liveEvents?.close(),
+      drain: () => {
+        readiness.drain()
+        liveEvents?.close()
+      },
       close: () => {
         clearInterval(releases)
         liveEvents?.close()

@@ -2,14 +2,17 @@
 // startService is also what the app's sandbox process calls; the CLI below runs only when this file is the entry.
 import type { EventEmitter } from 'node:events'
 import { realpathSync } from 'node:fs'
-import { createServer, type Server, type ServerResponse } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { SANDBOX_STOP_MESSAGE } from '../src-protocol'
 import { createService, type ServiceOptions } from './app'
 import { writeSandboxFile } from './demo'
 import type { LookupOptions } from './lookup'
+import { JsonLog, LOG_FORMATS } from './operations/log'
+import { trackRequestsForShutdown } from './operations/shutdown'
 import { SetupError } from './setup-error'
 
 /** What the service needs (`createService`), and where to listen. */
@@ -18,31 +21,45 @@ export interface StartOptions extends ServiceOptions {
   port: number
   /** Defaults to 127.0.0.1: the service is for this machine unless asked otherwise. */
   host?: string
+  /** On close, how long readiness answers 503 while requests are still served, before the service stops listening:
+   * a load balancer's checks take it out of rotation first, so none of its new connections is refused. */
+  drainDelayMs?: number
+  /** Where clients reach the service when that is not where it listens (a load balancer's origin): every href the
+   * service sends starts with it. The listening address when absent. */
+  publicOrigin?: string
 }
 
 export interface RunningService {
   /** e.g. http://127.0.0.1:4321 — the Atom root is <origin>/t/atom/weblog. */
   origin: string
-  /** Stops accepting connections, lets requests in flight finish, then closes the store. Safe to call twice. */
+  /** Answers /ready with 503 (for drainDelayMs while still serving), stops accepting connections, lets requests in
+   * flight finish, then closes the store. Safe to call twice. */
   close(): Promise<void>
 }
 
 /** Requests still running this long after close() are cut off, so one stuck client cannot keep the service up. */
 const SHUTDOWN_GRACE_MS = 10_000
 
-export async function startService({ port, host = '127.0.0.1', ...serviceOptions }: StartOptions): Promise<RunningService> {
+export async function startService({
+  port,
+  host = '127.0.0.1',
+  drainDelayMs = 0,
+  publicOrigin,
+  ...serviceOptions
+}: StartOptions): Promise<RunningService> {
   const { dataDir } = serviceOptions
   const service = await createService(serviceOptions)
   const server = createServer()
   try {
     const origin = originOf(await listen(server, port, host))
-    const stopServer = trackRequestsForShutdown(server)
-    server.on('request', service.requestListener(origin))
-    if (service.sandbox) writeSandboxFile(dataDir, origin, service.sandbox)
+    const stopServer = trackRequestsForShutdown(server, SHUTDOWN_GRACE_MS)
+    server.on('request', service.requestListener(publicOrigin ?? origin))
+    if (service.sandbox) writeSandboxFile(dataDir, publicOrigin ?? origin, service.sandbox)
     let closed: Promise<void> | undefined
     const close = async () => {
+      service.drain()
+      if (drainDelayMs > 0) await sleep(drainDelayMs)
       const stopped = stopServer()
-      service.endLiveStreams()
       await stopped
       service.close()
     }
@@ -83,25 +100,6 @@ function originOf({ address, family, port }: AddressInfo): string {
   return `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`
 }
 
-/**
- * Returns the function that stops `server`: it stops accepting connections, closes idle keep-alive connections, and
- * tells each request in flight to close its connection once answered, so shutdown waits only for those requests.
- */
-function trackRequestsForShutdown(server: Server): () => Promise<void> {
-  const inFlight = new Set<ServerResponse>()
-  server.on('request', (_request, response: ServerResponse) => {
-    inFlight.add(response)
-    response.on('close', () => inFlight.delete(response))
-  })
-  return () =>
-    new Promise((resolve, reject) => {
-      server.close((error) => (error ? reject(error) : resolve()))
-      server.closeIdleConnections()
-      for (const response of inFlight) if (!response.headersSent) response.setHeader('Connection', 'close')
-      setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref()
-    })
-}
-
 /** Every flag of the command line, with what `--help` says of it (README.md's table says the same). */
 const flags = {
   port: { type: 'string', value: '<n>', help: 'port to listen on; 0 picks a free one (required)' },
@@ -116,6 +114,9 @@ const flags = {
   resources: { type: 'string', value: '<dir>', help: "the folder holding catalogue/ and demo-photos/; the repo's resources/ by default" },
   'no-live': { type: 'boolean', help: 'serve no live event streams (events.json is polled), as a server without that extension' },
   'no-collection-feeds': { type: 'boolean', help: 'serve no feeds of albums and lists (no service.feed), as a server without that extension' },
+  'public-origin': { type: 'string', value: '<url>', help: "where clients reach the service, if not at its own address (a load balancer's); hrefs start with it" },
+  'drain-delay': { type: 'string', value: '<seconds>', help: 'on SIGTERM, answer /ready with 503 this long before no longer listening (behind a balancer)' },
+  log: { type: 'string', value: 'json|none', help: 'json: a JSON line on stdout for each request, start, stop and error; none (default): only the listening line' },
   help: { type: 'boolean', help: 'show this and exit' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; value?: string; help: string }>
 
@@ -162,6 +163,15 @@ export function parseArguments(args: readonly string[]): StartOptions {
   if (resources !== undefined) options.resources = resources
   if (values['no-live']) options.liveStreams = false
   if (values['no-collection-feeds']) options.collectionFeeds = false
+  const publicOrigin = text('public-origin')
+  if (publicOrigin !== undefined) options.publicOrigin = parseOrigin(publicOrigin)
+  const drainDelay = text('drain-delay')
+  if (drainDelay !== undefined) options.drainDelayMs = 1000 * parsePositive('--drain-delay', drainDelay, /^\d+(\.\d+)?$/, 'a number of seconds')
+  const log = text('log')
+  if (log !== undefined && !(LOG_FORMATS as readonly string[]).includes(log)) {
+    throw new UsageError(`--log must be ${LOG_FORMATS.join(' or ')}, not "${log}"`)
+  }
+  if (log === 'json') options.log = new JsonLog()
   return options
 }
 
@@ -187,6 +197,20 @@ function parsePositive(flag: string, text: string, shape: RegExp, what: string):
   return Number(text)
 }
 
+/** An http(s) origin; a URL with a path names more than where the service is, so it is refused. */
+function parseOrigin(text: string): string {
+  let url: URL | undefined
+  try {
+    url = new URL(text)
+  } catch {
+    url = undefined
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash) {
+    throw new UsageError(`--public-origin must be an origin such as https://blogs.example.org, not "${text}"`)
+  }
+  return url.origin
+}
+
 function parsePort(text: string): number {
   const port = Number(text)
   if (!/^\d+$/.test(text) || port > 65535) {
@@ -205,23 +229,34 @@ async function runCli(args: readonly string[]): Promise<void> {
     return exitAfterOutput(0)
   }
   let running: RunningService
+  let options: StartOptions | undefined
   try {
-    running = await startService(parseArguments(args))
+    options = parseArguments(args)
+    running = await startService(options)
   } catch (error) {
     if (!(error instanceof SetupError)) throw error
     console.error(`Cannot start the Blogdesk service: ${error.message}`)
+    options?.log?.write('error', 'start-failed', { message: error.message })
     return exitAfterOutput(error instanceof UsageError ? 2 : 1)
   }
+  const { log, drainDelayMs = 0 } = options
+  // The handshake line stays plain text in every log format: the app's sandbox and the tests wait for it.
   console.log(`listening on ${running.origin}`)
+  log?.write('info', 'start', { origin: running.origin, pid: process.pid })
 
   let stopping = false
-  const stop = (): void => {
+  const stop = (reason: string): void => {
     if (stopping) return
     stopping = true
+    log?.write('info', 'stopping', { reason, drainDelayMs, graceMs: SHUTDOWN_GRACE_MS })
     running.close().then(
-      () => exitAfterOutput(0),
+      () => {
+        log?.write('info', 'stop', { exitCode: 0 })
+        exitAfterOutput(0)
+      },
       (error: unknown) => {
         console.error('The Blogdesk service did not stop cleanly:', error)
+        log?.write('error', 'stop', { exitCode: 1, error: error instanceof Error ? error.message : String(error) })
         exitAfterOutput(1)
       },
     )
@@ -231,7 +266,7 @@ async function runCli(args: readonly string[]): Promise<void> {
   process.once('SIGTERM', stop)
   // The app's sandbox asks over the utility process's message port, the same way on every system.
   parentPort()?.on('message', ({ data }: { data: unknown }) => {
-    if (data === SANDBOX_STOP_MESSAGE) stop()
+    if (data === SANDBOX_STOP_MESSAGE) stop('sandbox stop message')
   })
 }
 

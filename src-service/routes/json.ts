@@ -10,6 +10,7 @@ import { JsonGraph } from '../json/graph'
 import { PagingTokenError, PagingTokens } from '../json/paging'
 import { jsonDocumentReply, jsonError, jsonReply } from '../json/reply'
 import type { ApiKeyJson, AuthTokenJson, EventJson, ListJson, StreamJson } from '../json/shapes'
+import { reportError } from '../operations/log'
 import { notFoundPage } from '../public/page'
 import type { Person, Store, StreamCursor } from '../store'
 import { EVENT_STREAM_HEADERS, type LiveEvents } from './live-events'
@@ -83,7 +84,7 @@ function jsonGuard(store: Store, rateLimit: number | undefined): (handler: JsonH
       return await handler(context, client)
     } catch (error) {
       if (error instanceof HttpError) return jsonError(error.status, error.message, error.headers)
-      console.error(`${request.method} ${request.url} failed:`, error)
+      reportError(`${request.method} ${(request.url ?? '/').split('?', 1)[0]} failed:`, error)
       return jsonError(500, 'The service failed to answer this request; its log says why. Please report it.')
     }
   }

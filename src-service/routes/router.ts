@@ -1,9 +1,10 @@
 // Method + path pattern → handler. Unknown paths answer 404, known paths with another method 405 with Allow,
 // declared bodies over the cap 413; an HttpError becomes its `<error>`; anything else a handler throws is a bug:
-// logged to stderr and answered 500, never a hung request.
+// logged (operations/log.ts) and answered 500, never a hung request.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { reportError } from '../operations/log'
 import { errorReply, HttpError, type Handler, type Reply } from './reply'
 
 /** docs/PROTOCOL.md's cap on request bodies, so a runaway upload cannot exhaust the service's memory. */
@@ -49,20 +50,20 @@ export class Router {
       this.#answer(request, origin)
         .then((reply) => send(response, reply))
         .catch((error: unknown) => {
-          console.error(`Could not answer ${request.method} ${request.url}:`, error)
+          reportError(`Could not answer ${request.method} ${pathOf(request)}:`, error)
           response.destroy()
         })
     }
   }
 
   async #answer(request: IncomingMessage, origin: string): Promise<Reply> {
-    const path = (request.url ?? '/').split('?', 1)[0] ?? '/'
+    const path = pathOf(request)
     const reply = this.#errorReplyFor(path)
     try {
       return await this.#dispatch(request, path, origin, reply)
     } catch (error) {
       if (error instanceof HttpError) return reply(error.status, error.message, error.headers)
-      console.error(`${request.method} ${request.url} failed:`, error)
+      reportError(`${request.method} ${path} failed:`, error)
       return reply(500, 'The service failed to answer this request; its log says why. Please report it.')
     }
   }
@@ -113,6 +114,11 @@ export class Router {
     }
     return null
   }
+}
+
+/** The request's path without its query string, where OAuth tokens may travel: the part logs may name. */
+function pathOf(request: IncomingMessage): string {
+  return (request.url ?? '/').split('?', 1)[0] ?? '/'
 }
 
 function compile(path: string): RegExp {

@@ -23,6 +23,8 @@ export interface ListeningProcess {
   pid: number
   /** Everything it printed, for the report of a failed test. */
   output(): string
+  /** Resolves when it has exited, with its exit code (null when a signal ended it) and that signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   stop(): Promise<void>
 }
 
@@ -32,9 +34,12 @@ export async function spawnListening(args: readonly string[]): Promise<Listening
   const lines: string[] = []
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => lines.push(chunk))
   const output = () => lines.join('')
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  )
   try {
     const url = await listeningUrl(child, lines)
-    return { url, pid: child.pid!, output, stop: () => stop(child) }
+    return { url, pid: child.pid!, output, exited, stop: () => stop(child) }
   } catch (error) {
     await stop(child)
     throw new Error(`${args[0]} did not start: ${(error as Error).message}\n--- its output ---\n${output()}`, { cause: error })
@@ -48,6 +53,12 @@ export interface ServiceProcessOptions {
   noLiveStreams?: boolean
   /** --no-collection-feeds: no feeds of albums and lists, as servers other than Blogdesk's. */
   noCollectionFeeds?: boolean
+  /** --log json: a JSON line on stdout for each request, start, stop and error (output() has them). */
+  logJson?: boolean
+  /** --drain-delay: on SIGTERM, /ready answers 503 this long before the service stops listening. */
+  drainDelaySeconds?: number
+  /** --public-origin: where clients reach it (a load balancer), which every href starts with. */
+  publicOrigin?: string
 }
 
 /**
@@ -63,6 +74,9 @@ export async function startServiceProcess(dataDir: string, port = 0, options: Se
     ...simulate,
     ...(options.noLiveStreams ? ['--no-live'] : []),
     ...(options.noCollectionFeeds ? ['--no-collection-feeds'] : []),
+    ...(options.logJson ? ['--log', 'json'] : []),
+    ...(options.drainDelaySeconds === undefined ? [] : ['--drain-delay', String(options.drainDelaySeconds)]),
+    ...(options.publicOrigin === undefined ? [] : ['--public-origin', options.publicOrigin]),
   ])
   return { ...started, port: Number(new URL(started.url).port), dataDir, sandbox: readSandboxFile(dataDir) }
 }
