@@ -1,7 +1,8 @@
-// Every main screen fits every window from 800x600 to full HD: no text drawn over text, the window never scrolls
-// sideways, the list pane a drawer in a narrow window, History and the category picker over the editor there. Each
-// screen is photographed at each size in light and dark: <screen>-<width>x<height>-<theme>.png.
+// Every main screen fits every window from 800x600 to 2560x1440: no text drawn over text, the window never scrolls
+// sideways, the list pane a drawer in a narrow window, History and the category picker over the editor there, axe
+// content in both themes. Each screen is photographed at each size in light and dark: <screen>-<width>x<height>-<theme>.png.
 import { expect, test } from './fixtures'
+import { expectAccessible } from './harness/accessibility'
 import { expectFits } from './harness/layout'
 import { saveScreenshot } from './harness/screenshots'
 import { accountLabelOf, fetchWeblogTitles } from './harness/weblog-listing'
@@ -14,13 +15,14 @@ const SIZES = [
   { width: 800, height: 600 },
   { width: 1280, height: 800 },
   { width: 1920, height: 1080 },
+  { width: 2560, height: 1440 },
 ]
 /** The list pane is a drawer below this width (app-shell.css). */
 const DRAWER_BELOW = 1100
 
 for (const { width, height } of SIZES) {
   test(`every main screen fits ${width}x${height}, light and dark`, async ({ app, core, service }, testInfo) => {
-    test.setTimeout(240_000)
+    test.setTimeout(360_000)
     const { page } = app
     await page.setViewportSize({ width, height })
     const narrow = width < DRAWER_BELOW
@@ -42,6 +44,7 @@ for (const { width, height } of SIZES) {
         await saveScreenshot(page, testInfo, `${name}-${width}x${height}-${theme}.png`)
       }
       await page.emulateMedia({ colorScheme: null })
+      await expectAccessible(page, testInfo, `${name} at ${width}x${height}`)
     }
     /** In a narrow window the list pane is a drawer: its button opens it, Escape closes it and the focus goes back. */
     const listToggle = page.locator('.app-shell__list-bar').getByRole('button')
