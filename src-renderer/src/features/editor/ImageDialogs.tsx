@@ -119,7 +119,7 @@ function Modal({ title, className, onCancel, onSubmit, children, actions }: Moda
   return (
     <dialog
       ref={dialog}
-      className={['image-dialog', className].filter(Boolean).join(' ')}
+      className={['dialog', 'image-dialog', className].filter(Boolean).join(' ')}
       aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault()
