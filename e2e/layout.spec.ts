@@ -101,10 +101,32 @@ for (const { width, height } of SIZES) {
     await screen('history', beside ? [] : ['.revisions'])
     await page.getByRole('complementary', { name: 'History' }).getByRole('button', { name: 'Close' }).click()
 
-    await posts.categoryPicker.click()
+    // The category picker by keys alone: ↓ opens its list over the text, whole in the window (never cut off by the
+    // pane's edge), Enter chooses, Escape closes the list, Backspace takes the choice back.
+    await posts.categoryPicker.focus()
+    await page.keyboard.press('ArrowDown')
+    const categoryList = page.getByRole('listbox', { name: 'Categories' })
     await expect(posts.categoryOptions.first()).toBeVisible()
+    await expect(categoryList, 'the whole list is in view').toBeInViewport({ ratio: 1 })
     await screen('category-picker', ['[role="listbox"]'])
+    const firstCategory = (await posts.categoryOptions.first().textContent())!.trim()
+    await page.keyboard.press('Enter')
+    expect(await posts.chosenCategoryNames()).toEqual([firstCategory])
     await page.keyboard.press('Escape')
+    await expect(categoryList).toBeHidden()
+    await page.keyboard.press('Backspace')
+    await expect(posts.chosenCategories).toHaveCount(0)
+
+    // Deleting the draft offers Undo at the window's foot, over nothing one reads, with the focus on it (the Delete
+    // button it came from is gone); Enter undoes.
+    await editor.editor.getByRole('button', { name: 'Delete', exact: true }).click()
+    const undo = page.getByRole('button', { name: 'Undo', exact: true })
+    await expect(page.getByRole('status').filter({ hasText: 'Draft moved to Trash' })).toBeVisible()
+    await expect(undo).toBeFocused()
+    await expect(undo).toBeInViewport({ ratio: 1 })
+    await screen('undo-toast')
+    await page.keyboard.press('Enter')
+    await expect(editor.title).toHaveValue('A window of any size')
 
     await showList()
     await page.getByRole('button', { name: 'Trash', exact: true }).click()
