@@ -135,11 +135,7 @@ test('PageDown moves the caret a page down the post, and the key typed next goes
   const editor = new EditorModel(app.page)
   const keyboard = app.page.keyboard
   await editor.openSandboxDrafts(app, service.sandbox)
-  await editor.write('A long walk', ['Paragraph 0 of the walk.'])
-  for (let paragraph = 1; paragraph < 60; paragraph++) {
-    await keyboard.press('Enter')
-    await keyboard.insertText(`Paragraph ${paragraph} of the walk, along the river and up the hill.`)
-  }
+  await writeLongWalk(editor, 'A long walk')
   await keyboard.press('ControlOrMeta+Home')
   await keyboard.press('PageDown')
   await keyboard.type('@')
@@ -163,11 +159,7 @@ test('PageDown pressed before the pane has scrolled to the caret moves a page do
   const editor = new EditorModel(app.page)
   const keyboard = app.page.keyboard
   await editor.openSandboxDrafts(app, service.sandbox)
-  await editor.write('A longer walk', ['Paragraph 0 of the walk.'])
-  for (let paragraph = 1; paragraph < 60; paragraph++) {
-    await keyboard.press('Enter')
-    await keyboard.insertText(`Paragraph ${paragraph} of the walk, along the river and up the hill.`)
-  }
+  await writeLongWalk(editor, 'A longer walk')
   // Ctrl+Home and PageDown in one task: the pane's scroll to the caret waits for the next frame, as it did when the
   // PageDown journey above once typed into paragraph 1 with the pane scrolled by one paragraph.
   await editor.text.evaluate((text) => {
@@ -201,3 +193,12 @@ test('Ctrl+K pressed before the page has reported a selection the browser just m
   await expect(editor.text.locator('a[href="https://example.com/pier"]')).toHaveText('pier')
   await expect(editor.text.locator('p').first()).toHaveText('Boats leave from the pier')
 })
+
+/** A post of 60 paragraphs, long enough to page through: the first typed, the rest inserted (each a round trip). */
+async function writeLongWalk(editor: EditorModel, title: string): Promise<void> {
+  await editor.write(title, ['Paragraph 0 of the walk.'])
+  for (let paragraph = 1; paragraph < 60; paragraph++) {
+    await editor.page.keyboard.press('Enter')
+    await editor.page.keyboard.insertText(`Paragraph ${paragraph} of the walk, along the river and up the hill.`)
+  }
+}
