@@ -15,16 +15,13 @@
 // The app runs as built (`npm run build`) over a real core; keys alternate between the two pages in rounds, so
 // other work on a shared machine falls on both. Each page is brought to the front before it is measured: a page
 // behind another draws its frames rarely.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import type { Core } from '../src-main/core'
 import { installBridge } from '../e2e/harness/bridge'
 import { builtRendererDir } from '../e2e/harness/paths'
 import { EditorModel } from '../e2e/models/editor'
-import { startServiceProcess } from '../src-service/testing/service-process'
-import { openBrowserBench } from './browser'
+import { openSandboxAppBench } from './sandbox-app'
 import type { BenchRow } from './table'
 
 const SIZES = [10_000, 50_000]
@@ -55,17 +52,13 @@ interface KeyProbe {
 }
 
 export async function runEditorBench(): Promise<BenchRow[]> {
-  const workDir = await mkdtemp(join(tmpdir(), 'blogdesk-bench-editor-'))
-  const service = await startServiceProcess(join(workDir, 'service'))
-  const bench = await openBrowserBench()
+  const sandbox = await openSandboxAppBench('editor')
   try {
+    const { bench, weblog } = sandbox
     const { core } = bench
-    const account = await core.accounts.add(service.sandbox)
-    const [weblog] = await core.accounts.weblogs(account.id)
-    const address = { accountId: account.id, weblogPostUri: weblog!.postUri }
     const html = new Map([10_000, 50_000].map((words) => [words, postHtml(words)]))
-    for (const words of SIZES) await seedDraft(core, address, titleOf(words), html.get(words)!)
-    await seedDraft(core, address, 'A short note', '<p>Between two long posts.</p>')
+    for (const words of SIZES) await sandbox.seedDraft(titleOf(words), html.get(words)!)
+    await sandbox.seedDraft('A short note', '<p>Between two long posts.</p>')
 
     const page = await bench.openBlank()
     const bridge = await installBridge(page, core)
@@ -73,7 +66,7 @@ export async function runEditorBench(): Promise<BenchRow[]> {
     await page.addInitScript({ content: probe })
     await page.goto(bench.renderer.url)
     const editor = new EditorModel(page)
-    await editor.openDrafts(weblog!.title)
+    await editor.openDrafts(weblog.title)
 
     const reference = await bench.openBlank()
     await reference.setContent(await referencePageHtml(bench.renderer.url))
@@ -166,18 +159,11 @@ export async function runEditorBench(): Promise<BenchRow[]> {
     bridge.close()
     return rows
   } finally {
-    await bench.close()
-    await service.stop()
-    await rm(workDir, { recursive: true, force: true })
+    await sandbox.close()
   }
 }
 
 const titleOf = (words: number) => `A post of ${words.toLocaleString('en')} words`
-
-async function seedDraft(core: Core, address: { accountId: string; weblogPostUri: string }, title: string, content: string): Promise<void> {
-  const draft = await core.handlers['drafts:create'](address)
-  await core.handlers['drafts:save']({ draftId: draft.id, title, content })
-}
 
 const VOCABULARY =
   'river tram morning window harbour letter quiet market bridge lantern winter coffee station garden music evening street paper silver orange rooftop ferry island travel notebook moment light shadow summer autumn city'.split(

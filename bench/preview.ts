@@ -3,14 +3,10 @@
 // weblog's stylesheet adopted (the look read from the service once before, as the editor finds it cached), and from
 // setting the post's HTML as a blank frame's srcdoc to the first frame drawn after it loaded. Target ≤ 2×.
 // Both run in the built app's page (the reference in a frame of its own beside the editor), alternating.
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { EditorModel } from '../e2e/models/editor'
-import { startServiceProcess } from '../src-service/testing/service-process'
-import { openBrowserBench } from './browser'
 import { postHtml } from './editor'
+import { openSandboxAppBench } from './sandbox-app'
 import type { BenchRow } from './table'
 
 const WORDS = 10_000
@@ -18,23 +14,17 @@ const ROUNDS = 7
 const TITLE = 'A long walk'
 
 export async function runPreviewBench(): Promise<BenchRow[]> {
-  const workDir = await mkdtemp(join(tmpdir(), 'blogdesk-bench-preview-'))
-  const service = await startServiceProcess(join(workDir, 'service'))
-  const bench = await openBrowserBench()
+  const sandbox = await openSandboxAppBench('preview')
   try {
-    const { core } = bench
-    const account = await core.accounts.add(service.sandbox)
-    const [weblog] = await core.accounts.weblogs(account.id)
-    const address = { accountId: account.id, weblogPostUri: weblog!.postUri }
-    const look = await core.handlers['preview:look']({ ...address, refresh: true })
+    const { bench, weblog, address } = sandbox
+    const look = await bench.core.handlers['preview:look']({ ...address, refresh: true })
     if (!look.style) throw new Error(`The service's look could not be read: ${look.note}`)
     const html = postHtml(WORDS)
-    const draft = await core.handlers['drafts:create'](address)
-    await core.handlers['drafts:save']({ draftId: draft.id, title: TITLE, content: html })
+    await sandbox.seedDraft(TITLE, html)
 
     const page = await bench.openApp()
     const editor = new EditorModel(page)
-    await editor.openDrafts(weblog!.title)
+    await editor.openDrafts(weblog.title)
     await editor.openDraft(TITLE)
     await editor.text.locator('p').first().waitFor()
 
@@ -55,9 +45,7 @@ export async function runPreviewBench(): Promise<BenchRow[]> {
       { name: 'blank frame: srcdoc of the same HTML → drawn (median)', value: median(blanks), unit: 'ms' },
     ]
   } finally {
-    await bench.close()
-    await service.stop()
-    await rm(workDir, { recursive: true, force: true })
+    await sandbox.close()
   }
 }
 

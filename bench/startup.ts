@@ -1,14 +1,15 @@
 // Startup: opening the window on a store with 1,000 drafts and a friend's 10,000 cached events, against a blank page
-// served the same way, measured in the same run. Target: ≤ 2.5× the blank page.
+// and a floor page served the same way, measured in the same run. Target: ≤ 1.13× the floor page (issue 15).
 //
 // All are timed from the navigation's start (performance.timeOrigin of the new document) in the page itself:
-// - the app is interactive once the sidebar shows the account and the list pane shows the weblog's drafts, and then
-//   the main thread is idle: the first requestIdleCallback after both are in the DOM (watched by a MutationObserver
-//   installed before any of the app's scripts run);
+// - the app is interactive once its first screen is drawn, the sidebar showing the account and the list pane the
+//   first weblog's posts (where the app lands), and then the main thread is idle: the first requestIdleCallback after
+//   both are in the DOM (watched by a MutationObserver installed before any of the app's scripts run);
 // - the blank page is ready once its document is parsed (DOMContentLoaded), and then the main thread is idle;
 // - the floor (bench/startup-reference) is the least a React window can do to show that screen through the same
-//   bridge: ask for the accounts and the drafts' first page at once and draw them as plain text. It is ready as the
+//   bridge: ask for the accounts and the posts' first page at once and draw them as plain text. It is ready as the
 //   app is, and tells how much of the app's time is React and the bridge, which no app of this design escapes.
+// A page whose first screen does not show within READY_WITHIN_MS fails the bench, saying which, rather than waiting.
 // The app runs as built (`npm run build`) over a real core (the test process answers its calls, as in the e2e
 // tests); each round opens a new page of each, in turn, so other work on a shared machine falls on all. The first
 // round is not counted.
@@ -28,6 +29,7 @@ import type { BenchRow } from './table'
 const DRAFTS = 1_000
 const CACHED_EVENTS = 10_000
 const ROUNDS = 9
+const READY_WITHIN_MS = 60_000
 
 declare global {
   interface Window {
@@ -53,7 +55,7 @@ const probe = (ready: string) => `
   })
 `
 const APP_INTERACTIVE = probe(
-  `document.querySelector('nav[aria-label="Accounts"] h2') !== null && document.querySelector('[aria-label^="Drafts of "] li') !== null`,
+  `document.querySelector('nav[aria-label="Accounts"] h2') !== null && document.querySelector('[aria-label^="Posts of "] li') !== null`,
 )
 const BLANK_READY = probe(`document.readyState !== 'loading'`)
 
@@ -99,16 +101,15 @@ export async function runStartupBench(): Promise<BenchRow[]> {
         value: median(app),
         unit: 'ms',
         ratio: median(app) / median(bare),
-        target: '≤ 2.5× blank page',
       },
       { name: 'blank page: navigation → ready (median)', value: median(bare), unit: 'ms' },
       {
-        name: 'floor: a React page showing the accounts and the drafts through the same bridge (median)',
+        name: 'floor: a React page showing the accounts and the posts through the same bridge (median)',
         value: median(least),
         unit: 'ms',
         ratio: median(least) / median(bare),
       },
-      { name: 'startup, against the floor', value: median(app), unit: 'ms', ratio: median(app) / median(least) },
+      { name: 'startup, against the floor', value: median(app), unit: 'ms', ratio: median(app) / median(least), target: '≤ 1.13× floor page' },
     ]
   } finally {
     await bench?.close()
@@ -162,7 +163,14 @@ async function timeBlank(bench: BrowserBench, url: string): Promise<number> {
 async function navigate(page: Page, url: string): Promise<number> {
   // Measured in the page from the navigation's start; waiting here for the document only keeps the evaluation in it.
   await page.goto(url, { waitUntil: 'domcontentloaded' })
-  return page.evaluate(() => window.startupReadyAt)
+  return page.evaluate(
+    (within) =>
+      Promise.race([
+        window.startupReadyAt,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${location.href} did not show its first screen within ${within} ms`)), within)),
+      ]),
+    READY_WITHIN_MS,
+  )
 }
 
 function median(values: number[]): number {

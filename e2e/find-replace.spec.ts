@@ -22,7 +22,7 @@ test('find highlights and counts the matches, goes next and back, and Replace al
   await expect(editor.saveState).toHaveText('Saved locally')
 
   // Edit › Find… in the menu, as the main process sends it.
-  await app.page.evaluate(() => (window as unknown as { __blogdeskDeliver(event: string, payload: unknown): void }).__blogdeskDeliver('app:command', 'find'))
+  await app.menuCommand('find')
   const find = editor.findBar.getByRole('searchbox', { name: 'Find' })
   await expect(find).toBeFocused()
   await keyboard.type('tram')

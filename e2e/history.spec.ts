@@ -3,7 +3,6 @@
 import { expect, test } from './fixtures'
 import { expectAccessible } from './harness/accessibility'
 import { saveScreenshot } from './harness/screenshots'
-import { fetchWeblogTitles } from './harness/weblog-listing'
 import { EditorModel } from './models/editor'
 
 const TITLE = 'Night train to Porto'
@@ -14,16 +13,8 @@ test('history keeps versions for publishing, writing offline and restoring, show
   test.setTimeout(150_000)
   const page = app.page
   const editor = new EditorModel(page)
-  const [weblog] = await fetchWeblogTitles(service.sandbox)
-  await app.addAccount(service.sandbox)
-  await editor.openDrafts(weblog!)
-  // The editor's code loads with the first post opened: on a busy machine, that first time takes a while.
-  await editor.newPostButton.click()
-  await expect(editor.title).toBeFocused({ timeout: 30_000 })
-  await editor.title.fill(TITLE)
-  await page.keyboard.press('Enter')
-  await expect(editor.text).toBeFocused()
-  await page.keyboard.type(PUBLISHED)
+  await editor.openSandboxDrafts(app, service.sandbox)
+  await editor.write(TITLE, [PUBLISHED])
   await expect(editor.saveState).toHaveText('Saved locally')
   await editor.publishButton.click()
   await expect(editor.stateBadge).toHaveText('Published', { timeout: 20_000 })

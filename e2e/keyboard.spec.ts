@@ -7,7 +7,6 @@ import { shortcuts } from '../src-shared/contract'
 import { expect, test } from './fixtures'
 import { expectAccessible } from './harness/accessibility'
 import { saveScreenshot } from './harness/screenshots'
-import { fetchWeblogTitles } from './harness/weblog-listing'
 import { EditorModel, fetchWeblogPosts } from './models/editor'
 
 /** What has the focus, as a person hears it: its role-ish tag and its name. */
@@ -42,9 +41,7 @@ test('the skip link comes first, F6 cycles the panes and remembers where the foc
   test.setTimeout(180_000)
   const page = app.page
   const editor = new EditorModel(page)
-  const [weblog] = await fetchWeblogTitles(service.sandbox)
-  await app.addAccount(service.sandbox)
-  await editor.openDrafts(weblog!)
+  await editor.openSandboxDrafts(app, service.sandbox)
   await expect(editor.newPostButton).toBeVisible()
 
   const byTab = await pressesToNewPost(page, 'Tab')
@@ -102,12 +99,8 @@ test('at 800×600 zoomed to 125% the toolbar is one line and one Tab stop: arrow
   // CSS pixels, and what does not fit goes into the More menu.
   await page.setViewportSize({ width: 640, height: 480 })
   const editor = new EditorModel(page)
-  const [weblog] = await fetchWeblogTitles(service.sandbox)
-  await app.addAccount(service.sandbox)
-  await editor.openDrafts(weblog!)
-  await editor.newPostButton.click()
-  // The editor's code loads with the first draft opened: slow on a busy machine.
-  await expect(editor.title).toBeFocused({ timeout: 20_000 })
+  await editor.openSandboxDrafts(app, service.sandbox)
+  await editor.startPost()
 
   const toolbar = editor.editor.getByRole('toolbar', { name: 'Formatting' })
   await expect(toolbar).toHaveAttribute('aria-orientation', 'horizontal')
@@ -188,9 +181,7 @@ test('at 800×600 zoomed to 125% the toolbar is one line and one Tab stop: arrow
 test('Ctrl+/ opens the shortcuts sheet, listing the table the keys use; it keeps the focus and Escape gives it back', async ({ app, service }, testInfo) => {
   const page = app.page
   const editor = new EditorModel(page)
-  const [weblog] = await fetchWeblogTitles(service.sandbox)
-  await app.addAccount(service.sandbox)
-  await editor.openDrafts(weblog!)
+  await editor.openSandboxDrafts(app, service.sandbox)
   await editor.newPostButton.focus()
 
   await page.keyboard.press('ControlOrMeta+/')
@@ -209,7 +200,7 @@ test('Ctrl+/ opens the shortcuts sheet, listing the table the keys use; it keeps
   await expect(editor.newPostButton, 'the focus is back where it was').toBeFocused()
 
   // Help › Keyboard Shortcuts sends the same command.
-  await page.evaluate(() => (window as unknown as { __blogdeskDeliver(event: string, payload: unknown): void }).__blogdeskDeliver('app:command', 'shortcuts'))
+  await app.menuCommand('shortcuts')
   await expect(sheet).toBeVisible()
   await sheet.getByRole('button', { name: 'Close' }).press('Enter')
   await expect(sheet).toBeHidden()
@@ -218,9 +209,7 @@ test('Ctrl+/ opens the shortcuts sheet, listing the table the keys use; it keeps
 test('Ctrl+Enter publishes only from the post, asks the first time for each post, and Ctrl+Enter again answers', async ({ app, service }, testInfo) => {
   const page = app.page
   const editor = new EditorModel(page)
-  const [weblog] = await fetchWeblogTitles(service.sandbox)
-  await app.addAccount(service.sandbox)
-  await editor.openDrafts(weblog!)
+  const weblog = await editor.openSandboxDrafts(app, service.sandbox)
   await editor.write('Ferries at dusk', ['The last one leaves at nine.'])
   await expect(editor.saveState).toHaveText('Saved locally')
 
@@ -257,7 +246,7 @@ test('Ctrl+Enter publishes only from the post, asks the first time for each post
   await expect(page.getByRole('alertdialog')).toHaveCount(0)
   await expect
     .poll(async () => {
-      const post = (await fetchWeblogPosts(service.sandbox, weblog!)).find((candidate) => candidate.title === 'Ferries at dusk')
+      const post = (await fetchWeblogPosts(service.sandbox, weblog)).find((candidate) => candidate.title === 'Ferries at dusk')
       return post?.permalink ? (await fetch(post.permalink)).text() : ''
     })
     .toContain('Or so they say.')
@@ -266,12 +255,8 @@ test('Ctrl+Enter publishes only from the post, asks the first time for each post
 test('the focus outline is 2 px solid with at least 3:1 contrast on its background, light and dark', async ({ app, service }, testInfo) => {
   const page = app.page
   const editor = new EditorModel(page)
-  const [weblog] = await fetchWeblogTitles(service.sandbox)
-  await app.addAccount(service.sandbox)
-  await editor.openDrafts(weblog!)
-  await editor.newPostButton.click()
-  // The editor's code loads with the first draft opened: slow on a busy machine.
-  await expect(editor.title).toBeFocused({ timeout: 20_000 })
+  await editor.openSandboxDrafts(app, service.sandbox)
+  await editor.startPost()
   await page.keyboard.type('Focus')
 
   const controls = [

@@ -1,7 +1,8 @@
-// Every main screen fits every window from 800x600 to full HD: no text drawn over text, the window never scrolls
-// sideways, the list pane a drawer in a narrow window, History and the category picker over the editor there. Each
-// screen is photographed at each size in light and dark: <screen>-<width>x<height>-<theme>.png.
+// Every main screen fits every window from 800x600 to 2560x1440: no text drawn over text, the window never scrolls
+// sideways, the list pane a drawer in a narrow window, History and the category picker over the editor there, axe
+// content in both themes. Each screen is photographed at each size in light and dark: <screen>-<width>x<height>-<theme>.png.
 import { expect, test } from './fixtures'
+import { expectAccessible } from './harness/accessibility'
 import { expectFits } from './harness/layout'
 import { saveScreenshot } from './harness/screenshots'
 import { accountLabelOf, fetchWeblogTitles } from './harness/weblog-listing'
@@ -14,13 +15,14 @@ const SIZES = [
   { width: 800, height: 600 },
   { width: 1280, height: 800 },
   { width: 1920, height: 1080 },
+  { width: 2560, height: 1440 },
 ]
 /** The list pane is a drawer below this width (app-shell.css). */
 const DRAWER_BELOW = 1100
 
 for (const { width, height } of SIZES) {
   test(`every main screen fits ${width}x${height}, light and dark`, async ({ app, core, service }, testInfo) => {
-    test.setTimeout(240_000)
+    test.setTimeout(360_000)
     const { page } = app
     await page.setViewportSize({ width, height })
     const narrow = width < DRAWER_BELOW
@@ -42,6 +44,7 @@ for (const { width, height } of SIZES) {
         await saveScreenshot(page, testInfo, `${name}-${width}x${height}-${theme}.png`)
       }
       await page.emulateMedia({ colorScheme: null })
+      await expectAccessible(page, testInfo, `${name} at ${width}x${height}`)
     }
     /** In a narrow window the list pane is a drawer: its button opens it, Escape closes it and the focus goes back. */
     const listToggle = page.locator('.app-shell__list-bar').getByRole('button')
@@ -98,10 +101,32 @@ for (const { width, height } of SIZES) {
     await screen('history', beside ? [] : ['.revisions'])
     await page.getByRole('complementary', { name: 'History' }).getByRole('button', { name: 'Close' }).click()
 
-    await posts.categoryPicker.click()
+    // The category picker by keys alone: ↓ opens its list over the text, whole in the window (never cut off by the
+    // pane's edge), Enter chooses, Escape closes the list, Backspace takes the choice back.
+    await posts.categoryPicker.focus()
+    await page.keyboard.press('ArrowDown')
+    const categoryList = page.getByRole('listbox', { name: 'Categories' })
     await expect(posts.categoryOptions.first()).toBeVisible()
+    await expect(categoryList, 'the whole list is in view').toBeInViewport({ ratio: 1 })
     await screen('category-picker', ['[role="listbox"]'])
+    const firstCategory = (await posts.categoryOptions.first().textContent())!.trim()
+    await page.keyboard.press('Enter')
+    expect(await posts.chosenCategoryNames()).toEqual([firstCategory])
     await page.keyboard.press('Escape')
+    await expect(categoryList).toBeHidden()
+    await page.keyboard.press('Backspace')
+    await expect(posts.chosenCategories).toHaveCount(0)
+
+    // Deleting the draft offers Undo at the window's foot, over nothing one reads, with the focus on it (the Delete
+    // button it came from is gone); Enter undoes.
+    await editor.editor.getByRole('button', { name: 'Delete', exact: true }).click()
+    const undo = page.getByRole('button', { name: 'Undo', exact: true })
+    await expect(page.getByRole('status').filter({ hasText: 'Draft moved to Trash' })).toBeVisible()
+    await expect(undo).toBeFocused()
+    await expect(undo).toBeInViewport({ ratio: 1 })
+    await screen('undo-toast')
+    await page.keyboard.press('Enter')
+    await expect(editor.title).toHaveValue('A window of any size')
 
     await showList()
     await page.getByRole('button', { name: 'Trash', exact: true }).click()

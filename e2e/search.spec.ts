@@ -1,6 +1,6 @@
-// Search across an account's drafts and posts: Ctrl+Shift+F (or Search in the sidebar) opens it, the results come as
-// one types with the matched words marked, drafts and published posts told apart, and choosing one opens it in the
-// editor with the find bar on its first match. An account with 1,000 drafts and its weblog's posts listed.
+// Search across an account's drafts and posts: Ctrl+Shift+F (or Edit › Search All Posts…, or Search in the sidebar)
+// opens it, the results come as one types with the matched words marked, drafts and published posts told apart, and
+// choosing one opens it in the editor with the find bar on its first match. An account with 1,000 drafts and its weblog's posts listed.
 import { expect, test } from './fixtures'
 import { expectAccessible } from './harness/accessibility'
 import { saveScreenshot } from './harness/screenshots'
@@ -97,4 +97,14 @@ test('search finds drafts and posts as one types, marks the words, and opens a r
   // Escape goes back to the text with the match selected.
   await page.keyboard.press('Escape')
   await expect.poll(() => page.evaluate(() => window.getSelection()?.toString())).toBe('viaduct')
+
+  // Edit › Search All Posts… opens it too, with the words searched last selected to type over.
+  await app.menuCommand('search')
+  await expect(field).toBeFocused()
+  await expect(field).toHaveValue('viaduct')
+  // Escape clears the search field first, as in any search field, and then closes.
+  await page.keyboard.press('Escape')
+  await expect(field).toHaveValue('')
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
 })

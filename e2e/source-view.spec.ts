@@ -7,7 +7,6 @@ import { DEMO_PHOTOS_FOLDER } from '../src-service/demo/photos'
 import { expect, test } from './fixtures'
 import { expectAccessible } from './harness/accessibility'
 import { saveScreenshot } from './harness/screenshots'
-import { fetchWeblogTitles } from './harness/weblog-listing'
 import { EditorModel, localDraft } from './models/editor'
 
 /** The code editor's text, line by line, as CodeMirror holds it (it draws only the lines in view). */
@@ -25,9 +24,7 @@ test('the HTML source view shows the post as indented, highlighted HTML with ima
   test.setTimeout(120_000)
   const editor = new EditorModel(app.page)
   const keyboard = app.page.keyboard
-  const [weblog] = await fetchWeblogTitles(service.sandbox)
-  await app.addAccount(service.sandbox)
-  await editor.openDrafts(weblog!)
+  await editor.openSandboxDrafts(app, service.sandbox)
   await editor.write('Azulejos', ['Blue & white tiles — “on every wall”.', ''])
   // The editor's own shortcuts: "- " starts a list, "> " a quotation.
   await keyboard.type('- Tea\nCoffee\n\n> Quoted, in Lisbon: Olá!')
@@ -115,4 +112,27 @@ test('the HTML source view shows the post as indented, highlighted HTML with ima
   expect(after).toMatch(/<img src="blogdesk-media:[0-9a-f]{64}"/)
   expect(after.replace('\n<h2>Added in the source &amp; kept</h2>', '').replaceAll('\n<p></p>', '')).toBe(before.replaceAll('\n<p></p>', ''))
   await saveScreenshot(app.page, testInfo, 'source-view-back.png')
+  // An image without alt text written in the source: publishing from there asks about it as from the rich text, and
+  // describing it takes the HTML back into the editor with that image's properties open.
+  await toggle.click()
+  await expect(source).toBeFocused()
+  await keyboard.press('ControlOrMeta+End')
+  await keyboard.press('Enter')
+  await keyboard.type('<img src="azulejos.jpg">')
+  await expect.poll(() => sourceText(app.page)).toMatch(/<img src="azulejos.jpg">\s*$/)
+  await editor.publishButton.click()
+  const missing = app.page.getByRole('dialog', { name: 'An image has no alt text' })
+  await expect(missing).toBeVisible()
+  await expect(editor.stateBadge, 'nothing was sent while the question is open').toHaveText('Draft')
+  await saveScreenshot(app.page, testInfo, 'source-view-missing-alt.png')
+  await missing.getByRole('button', { name: 'Describe image 1…' }).click()
+  await expect(source, 'back in the rich text').toHaveCount(0)
+  await expect(editor.images).toHaveCount(2)
+  const properties = app.page.getByRole('dialog', { name: 'Image properties' })
+  await expect(properties.getByRole('textbox', { name: 'Alt text' })).toBeFocused()
+  await properties.getByRole('textbox', { name: 'Alt text' }).fill('The same tiles, closer')
+  await properties.getByRole('button', { name: 'Apply' }).click()
+  await expect(properties).toHaveCount(0)
+  await expect(editor.text.locator('img[alt="The same tiles, closer"]')).toHaveCount(1)
+  await expect(editor.text.locator('img:not([alt])'), 'the image described is the one that had no alt text').toHaveCount(0)
 })

@@ -4,7 +4,6 @@ import { join } from 'node:path'
 import { DEMO_PHOTOS_FOLDER } from '../src-service/demo/photos'
 import { expect, test } from './fixtures'
 import { saveScreenshot } from './harness/screenshots'
-import { fetchWeblogTitles } from './harness/weblog-listing'
 import { EditorModel, fetchWeblogPosts, localDraft } from './models/editor'
 
 const FAST_TRIES = 30
@@ -15,9 +14,7 @@ test('clicking an image, pressing Ctrl+End and typing at once never replaces the
   core,
 }, testInfo) => {
   const editor = new EditorModel(app.page)
-  const [weblog] = await fetchWeblogTitles(service.sandbox)
-  await app.addAccount(service.sandbox)
-  await editor.openDrafts(weblog!)
+  const weblog = await editor.openSandboxDrafts(app, service.sandbox)
   await editor.write('Tiles of Lisbon', ['Blue and white, on every other wall.'])
   await editor.addImages([join(DEMO_PHOTOS_FOLDER, 'azulejos.jpg')])
   await expect(editor.images).toHaveCount(1)
@@ -39,7 +36,7 @@ test('clicking an image, pressing Ctrl+End and typing at once never replaces the
 
   await editor.publishByKeys()
   await expect(editor.stateBadge).toHaveText('Published')
-  const post = (await fetchWeblogPosts(service.sandbox, weblog!)).find((candidate) => candidate.title === 'Tiles of Lisbon')
+  const post = (await fetchWeblogPosts(service.sandbox, weblog)).find((candidate) => candidate.title === 'Tiles of Lisbon')
   const published = await (await fetch(post!.permalink!)).text()
   expect(published.match(/<img /g), 'the weblog has the image').toHaveLength(1)
   expect(published).toContain(typed)
@@ -50,9 +47,7 @@ test('an image is never the last thing in a post, shows it is selected, takes ty
   service,
 }, testInfo) => {
   const editor = new EditorModel(app.page)
-  const [weblog] = await fetchWeblogTitles(service.sandbox)
-  await app.addAccount(service.sandbox)
-  await editor.openDrafts(weblog!)
+  await editor.openSandboxDrafts(app, service.sandbox)
   await editor.write('Trams', ['The 28 climbs to Graça.'])
   await editor.addImages([join(DEMO_PHOTOS_FOLDER, 'tram-28.jpg')])
   await expect(editor.images).toHaveCount(1)
@@ -89,11 +84,8 @@ test('at machine speed, Enter in the title sends the next key to the text, and C
   test.setTimeout(180_000)
   const editor = new EditorModel(app.page)
   const keyboard = app.page.keyboard
-  const [weblog] = await fetchWeblogTitles(service.sandbox)
-  await app.addAccount(service.sandbox)
-  await editor.openDrafts(weblog!)
-  await editor.newPostButton.click()
-  await expect(editor.title).toBeFocused()
+  await editor.openSandboxDrafts(app, service.sandbox)
+  await editor.startPost()
 
   for (let round = 0; round < QUICK_ROUNDS; round++) {
     await editor.title.focus()
@@ -142,14 +134,8 @@ test('PageDown moves the caret a page down the post, and the key typed next goes
   test.setTimeout(120_000)
   const editor = new EditorModel(app.page)
   const keyboard = app.page.keyboard
-  const [weblog] = await fetchWeblogTitles(service.sandbox)
-  await app.addAccount(service.sandbox)
-  await editor.openDrafts(weblog!)
-  await editor.write('A long walk', ['Paragraph 0 of the walk.'])
-  for (let paragraph = 1; paragraph < 60; paragraph++) {
-    await keyboard.press('Enter')
-    await keyboard.insertText(`Paragraph ${paragraph} of the walk, along the river and up the hill.`)
-  }
+  await editor.openSandboxDrafts(app, service.sandbox)
+  await writeLongWalk(editor, 'A long walk')
   await keyboard.press('ControlOrMeta+Home')
   await keyboard.press('PageDown')
   await keyboard.type('@')
@@ -172,14 +158,8 @@ test('PageDown pressed before the pane has scrolled to the caret moves a page do
   test.setTimeout(120_000)
   const editor = new EditorModel(app.page)
   const keyboard = app.page.keyboard
-  const [weblog] = await fetchWeblogTitles(service.sandbox)
-  await app.addAccount(service.sandbox)
-  await editor.openDrafts(weblog!)
-  await editor.write('A longer walk', ['Paragraph 0 of the walk.'])
-  for (let paragraph = 1; paragraph < 60; paragraph++) {
-    await keyboard.press('Enter')
-    await keyboard.insertText(`Paragraph ${paragraph} of the walk, along the river and up the hill.`)
-  }
+  await editor.openSandboxDrafts(app, service.sandbox)
+  await writeLongWalk(editor, 'A longer walk')
   // Ctrl+Home and PageDown in one task: the pane's scroll to the caret waits for the next frame, as it did when the
   // PageDown journey above once typed into paragraph 1 with the pane scrolled by one paragraph.
   await editor.text.evaluate((text) => {
@@ -198,9 +178,7 @@ test('PageDown pressed before the pane has scrolled to the caret moves a page do
 
 test('Ctrl+K pressed before the page has reported a selection the browser just made links that selection', async ({ app, service }) => {
   const editor = new EditorModel(app.page)
-  const [weblog] = await fetchWeblogTitles(service.sandbox)
-  await app.addAccount(service.sandbox)
-  await editor.openDrafts(weblog!)
+  await editor.openSandboxDrafts(app, service.sandbox)
   await editor.write('Ferry times', ['Boats leave from the pier'])
   // The browser selects the last word, as Shift+Ctrl+ArrowLeft does, and Ctrl+K comes in the same task: before the
   // `selectionchange` that would tell the editor, the tightest a fast typist or a macro gets.
@@ -215,3 +193,12 @@ test('Ctrl+K pressed before the page has reported a selection the browser just m
   await expect(editor.text.locator('a[href="https://example.com/pier"]')).toHaveText('pier')
   await expect(editor.text.locator('p').first()).toHaveText('Boats leave from the pier')
 })
+
+/** A post of 60 paragraphs, long enough to page through: the first typed, the rest inserted (each a round trip). */
+async function writeLongWalk(editor: EditorModel, title: string): Promise<void> {
+  await editor.write(title, ['Paragraph 0 of the walk.'])
+  for (let paragraph = 1; paragraph < 60; paragraph++) {
+    await editor.page.keyboard.press('Enter')
+    await editor.page.keyboard.insertText(`Paragraph ${paragraph} of the walk, along the river and up the hill.`)
+  }
+}

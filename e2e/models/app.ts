@@ -1,6 +1,7 @@
 // The Blogdesk window as a person sees it: found by roles and labels, the way assistive technology finds it. The
 // frame (sidebar, list pane, main pane, status bar), accounts and their settings, and the outbox.
 import type { Locator, Page } from '@playwright/test'
+import type { AppCommand } from '../../src-shared/contract'
 
 export interface AccountDetails {
   atomBase: string
@@ -19,6 +20,14 @@ export class AppModel {
     this.sidebar = page.getByRole('navigation', { name: 'Accounts' })
     this.main = page.getByRole('main')
     this.statusBar = page.getByRole('contentinfo', { name: 'Status' })
+  }
+
+  /** A command of the application menu (Edit › Find…, Help › Keyboard Shortcuts…), as the main process sends it. */
+  async menuCommand(command: AppCommand): Promise<void> {
+    await this.page.evaluate(
+      (sent) => (window as unknown as { __blogdeskDeliver(event: string, payload: unknown): void }).__blogdeskDeliver('app:command', sent),
+      command,
+    )
   }
 
   // ── First run and accounts ─────────────────────────────────────────────────────────────────────────────────

@@ -6,12 +6,23 @@ import type { Sandbox } from '../../src-service/testing/service-fixture'
 import type { Core } from '../../src-main/core'
 import type { PostDraft } from '../../src-shared/contract'
 import { chooseFiles } from '../harness/files'
+import { fetchWeblogTitles } from '../harness/weblog-listing'
+import type { AppModel } from './app'
 
 export class EditorModel {
   readonly page: Page
 
   constructor(page: Page) {
     this.page = page
+  }
+
+  /** Where most writing journeys start: the sandbox's account added and its first weblog's drafts open. Resolves the weblog's title. */
+  async openSandboxDrafts(app: AppModel, sandbox: Sandbox): Promise<string> {
+    const [weblog] = await fetchWeblogTitles(sandbox)
+    if (weblog === undefined) throw new Error('The sandbox lists no weblog.')
+    await app.addAccount(sandbox)
+    await this.openDrafts(weblog)
+    return weblog
   }
 
   /** The weblog's places in the sidebar (Drafts, Posts, Categories), under its title. */
@@ -130,11 +141,17 @@ export class EditorModel {
     return this.editor.getByRole('button', { name: 'View on the weblog ↗' })
   }
 
+  /** New post, and the caret in its title. */
+  async startPost(): Promise<void> {
+    await this.newPostButton.click()
+    // Opening the new draft is a round trip to core, and the first one loads the editor's code: a machine shared with
+    // other work can hold that for seconds.
+    await expect(this.title).toBeFocused({ timeout: 30_000 })
+  }
+
   /** Starts a new post and writes it; the text is typed with the keyboard, as a person types. */
   async write(title: string, paragraphs: string[]): Promise<void> {
-    await this.newPostButton.click()
-    // Opening the new draft is a round trip to core, which a machine shared with other work can hold for seconds.
-    await expect(this.title).toBeFocused({ timeout: 15_000 })
+    await this.startPost()
     await this.title.fill(title)
     await this.page.keyboard.press('Enter')
     await expect(this.text).toBeFocused()

@@ -37,6 +37,7 @@ describe('the application menu', () => {
     ['Insert Link…', 'CmdOrCtrl+K', 'insert-link'],
     ['Find…', 'CmdOrCtrl+F', 'find'],
     ['Keyboard Shortcuts', 'CmdOrCtrl+/', 'shortcuts'],
+    ['Search All Posts…', 'CmdOrCtrl+Shift+F', 'search'],
   ])('%s (%s) sends the %s command', (label, accelerator, command) => {
     const { menu, onCommand } = template()
     const item = named(menu, label)
@@ -49,7 +50,7 @@ describe('the application menu', () => {
     const { menu } = template()
     const accelerators = items(menu).flatMap((item) => (item.accelerator ? [item.accelerator] : []))
     expect(new Set(accelerators).size).toBe(accelerators.length)
-    expect(commandItems.map((item) => item.command).sort()).toEqual(['find', 'insert-link', 'new-post', 'publish', 'save', 'shortcuts'])
+    expect(commandItems.map((item) => item.command).sort()).toEqual(['find', 'insert-link', 'new-post', 'publish', 'save', 'search', 'shortcuts'])
   })
 
   it('has the standard menus, with the application menu first on macOS', () => {

@@ -25,6 +25,7 @@ export const commandItems: readonly { command: AppCommand; label: string; accele
   { command: 'insert-link', label: 'Insert Link…', accelerator: acceleratorOf(shortcuts.insertLink.keys) },
   { command: 'find', label: 'Find…', accelerator: acceleratorOf(shortcuts.find.keys) },
   { command: 'shortcuts', label: 'Keyboard Shortcuts', accelerator: acceleratorOf(shortcuts.showShortcuts.keys) },
+  { command: 'search', label: 'Search All Posts…', accelerator: acceleratorOf(shortcuts.search.keys) },
 ]
 
 export function installAppMenu(options: AppMenuOptions): void {
@@ -59,6 +60,7 @@ export function appMenuTemplate({ onCommand, dataDir, isMac, isPackaged }: AppMe
         separator,
         item('insert-link'),
         item('find'),
+        item('search'),
       ],
     },
     {

@@ -1,11 +1,13 @@
 // The window's start, before React draws anything. It follows what the main process announces first, so no answer
 // can be older than the news; then it asks for what the first screen shows: the accounts and the status bar's news
-// and, when the window opens where it was left, that account's weblogs, albums and lists and the weblog's drafts. The
-// answers cross from the main process while the page draws, instead of one after another as each part mounts.
+// and, when the window opens where it was left, that account's weblogs, albums and lists and the weblog's drafts or
+// posts. The answers cross from the main process while the page draws, instead of one after another as each part
+// mounts.
 import { followAccounts, useAccountsStore } from './features/accounts'
 import { useCollectionsStore } from './features/collections'
 import { followDrafts, useDraftsStore } from './features/editor'
 import { accountOfView, useNavigation } from './features/navigation'
+import { usePostsStore } from './features/posts'
 import { followShell, useStatusStore } from './features/shell'
 
 export function startWindow(): void {
@@ -24,4 +26,6 @@ export function startWindow(): void {
   void collections.load(accountId, 'albums')
   void collections.load(accountId, 'lists')
   if (view?.kind === 'drafts') void useDraftsStore.getState().load(view)
+  // The list asks again once drawn; that call joins this one, still on its way.
+  if (view?.kind === 'posts') void usePostsStore.getState().loadPosts({ accountId: view.accountId, weblogPostUri: view.weblogPostUri })
 }

@@ -6,29 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ATOM_MEDIA_TYPE, NS, readFeed, readLinkFeed, type AtomEntry, type AtomFeed } from '../../src-protocol'
 import { DEMO_PHOTOS_FOLDER } from '../demo/photos'
 import type { Store } from '../store'
+import { numberedPhoto } from '../testing/numbered-photos'
 import { expectError, ivy, melody, signedGet, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
-
-const photoFields = (index: number) => ({
-  title: `Photo ${index}`,
-  caption: `Caption ${index}`,
-  filename: `photo-${index}.jpg`,
-  mediaType: 'image/jpeg',
-  byteSize: 1000,
-  sha256: String(index).padStart(64, '0'),
-  width: 40,
-  height: 30,
-  location: null,
-  latitude: null,
-  longitude: null,
-  taken: `2026-01-${String(index).padStart(2, '0')}T10:00:00Z`,
-  keywords: [],
-  camera: null,
-  issued: `2026-02-${String(index).padStart(2, '0')}T10:00:00Z`,
-  storedName: `photo-${index}.jpg`,
-  thumbnailName: `photo-${index}-thumb.jpg`,
-  thumbnailWidth: 40,
-  thumbnailHeight: 30,
-})
 
 /** Melody's album 1 holds 25 photos, albums 2 and 4 none; her list 1 holds books; Ivy owns album 3 and list 2. */
 function arrange(store: Store): void {
@@ -37,7 +16,7 @@ function arrange(store: Store): void {
   store.albums.add(melodyId, 'Empty')
   store.albums.add(ivyId, 'Cargo')
   store.albums.add(melodyId, 'Still empty')
-  for (let index = 1; index <= 25; index++) store.photos.add(album.id, photoFields(index), '2026-03-01T00:00:00Z')
+  for (let index = 1; index <= 25; index++) store.photos.add(album.id, numberedPhoto(index, `Caption ${index}`), '2026-03-01T00:00:00Z')
   const books = store.lists.add({ ownerId: melodyId, title: 'On the desk', type: 'books' })
   store.lists.add({ ownerId: ivyId, title: 'Ivy’s books', type: 'books' })
   store.lists.addItem(

@@ -123,7 +123,7 @@ export interface AccountConnection {
 }
 
 /** What the application menu asks of the window that has the focus. */
-export type AppCommand = 'new-post' | 'save' | 'publish' | 'insert-link' | 'find' | 'shortcuts'
+export type AppCommand = 'new-post' | 'save' | 'publish' | 'insert-link' | 'find' | 'shortcuts' | 'search'
 
 export type OutboxItemKind = 'post.create' | 'post.update' | 'post.delete' | 'upload' | 'photo' | 'list-item'
 export type OutboxItemState = 'queued' | 'sending' | 'done' | 'needs-attention' | 'conflict'

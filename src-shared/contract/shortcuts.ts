@@ -20,6 +20,7 @@ export const shortcuts = {
   nextPane: { keys: 'F6', label: 'Next pane: sidebar, list, main pane', group: 'Window' },
   previousPane: { keys: 'Shift-F6', label: 'Previous pane', group: 'Window' },
   showShortcuts: { keys: 'Mod-/', label: 'Keyboard shortcuts (this list)', group: 'Window', command: 'shortcuts' },
+  search: { keys: 'Mod-Shift-F', label: 'Search all drafts and posts of the account', group: 'Window', command: 'search' },
   save: { keys: 'Mod-S', label: 'Save the post now', group: 'Post', command: 'save' },
   publish: { keys: 'Mod-Enter', label: 'Publish, from the title or text (asks the first time)', group: 'Post', command: 'publish' },
   insertLink: { keys: 'Mod-K', label: 'Insert or edit a link', group: 'Post', command: 'insert-link' },

@@ -53,7 +53,7 @@ export function ConfirmDialog({
   return (
     <dialog
       ref={dialog}
-      className="confirm-dialog"
+      className="dialog confirm-dialog"
       role="alertdialog"
       aria-labelledby={titleId}
       aria-describedby={messageId}

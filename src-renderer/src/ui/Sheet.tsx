@@ -27,7 +27,7 @@ export function Sheet({ open, title, children, onClose }: SheetProps) {
   return (
     <dialog
       ref={dialog}
-      className="sheet"
+      className="dialog dialog--sheet sheet"
       aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault()

@@ -15,7 +15,9 @@ export interface ToastProps {
 
 /**
  * A short note at the foot of the window with one action. Its timer stops while the pointer is over it or the focus
- * is in it, so someone reaching it by keyboard or reading slowly is not cut short.
+ * is in it, so someone reaching it by keyboard or reading slowly is not cut short. What it tells of has often just
+ * gone with the focus in it (Delete, in a draft now closed): the focus, left on nothing, comes to its action, the next
+ * thing one may want, rather than to the top of the window.
  */
 export function Toast({ message, actionLabel, onAction, onDismiss, durationMs = 8_000 }: ToastProps) {
   const [held, setHeld] = useState({ hover: false, focus: false })
@@ -24,6 +26,15 @@ export function Toast({ message, actionLabel, onAction, onDismiss, durationMs = 
     dismiss.current = onDismiss
   }, [onDismiss])
   const waiting = !held.hover && !held.focus
+  const toast = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    // After the frame that drew it, by when what had the focus is gone.
+    const frame = requestAnimationFrame(() => {
+      if (document.activeElement === null || document.activeElement === document.body) toast.current?.querySelector('button')?.focus()
+    })
+    return () => cancelAnimationFrame(frame)
+  }, [message])
 
   useEffect(() => {
     if (!waiting) return
@@ -33,6 +44,7 @@ export function Toast({ message, actionLabel, onAction, onDismiss, durationMs = 
 
   return (
     <div
+      ref={toast}
       className="toast"
       onMouseEnter={() => setHeld((state) => ({ ...state, hover: true }))}
       onMouseLeave={() => setHeld((state) => ({ ...state, hover: false }))}

@@ -1,6 +1,7 @@
 // Design-system primitives: presentation only, they never call the API.
 import './theme.css'
 import './focus.css'
+import './dialog.css'
 
 export { Alert, type AlertProps, type AlertTone } from './Alert'
 export { AppShell, useListInDrawer, type AppShellProps } from './AppShell'

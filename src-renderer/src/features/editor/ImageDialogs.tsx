@@ -1,6 +1,7 @@
 // The editor's questions about images: the alt text of an image being added, the properties of the selected image
 // (alt text, caption, alignment, width, link to the original, replace), and the images without alt text found as the
 // post is published. Each is a native modal <dialog>: focus stays inside, Escape cancels.
+import type { Node as ProseMirrorNode } from '@tiptap/pm/model'
 import type { Editor } from '@tiptap/react'
 import { NodeSelection } from '@tiptap/pm/state'
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
@@ -28,8 +29,11 @@ export interface ImageDialogs {
   describeImage(image: LocalImage, suggestedAlt: string): Promise<string | null>
   /** For ImageServices: opens the selected image's properties. */
   showImageProperties(): void
-  /** Publishes at once, or first lists the images without alt text and lets the person fix them or go on. */
-  publishChecked(editor: Editor, publish: () => void): void
+  /**
+   * Publishes at once, or first lists the images of `doc` without alt text and lets the person fix them or go on.
+   * `beforeFix` puts `doc` into the editor, where an image is described (from the source view: the HTML taken back).
+   */
+  publishChecked(doc: ProseMirrorNode, publish: () => void, beforeFix?: () => void): void
   /** The dialogs themselves, drawn with the editor. */
   render(editor: Editor, importImage: (file: File) => Promise<LocalImage>): ReactNode
 }
@@ -37,7 +41,7 @@ export interface ImageDialogs {
 export function useImageDialogs(): ImageDialogs {
   const [altRequest, setAltRequest] = useState<AltRequest | null>(null)
   const [propertiesAt, setPropertiesAt] = useState<{ request: number } | null>(null)
-  const [undescribed, setUndescribed] = useState<{ images: UndescribedImage[]; publish(): void } | null>(null)
+  const [undescribed, setUndescribed] = useState<{ images: UndescribedImage[]; publish(): void; beforeFix?: () => void } | null>(null)
 
   const describeImage = useCallback(
     (image: LocalImage, suggestedAlt: string) =>
@@ -55,10 +59,10 @@ export function useImageDialogs(): ImageDialogs {
   )
   const showImageProperties = useCallback(() => setPropertiesAt((open) => ({ request: (open?.request ?? 0) + 1 })), [])
 
-  const publishChecked = useCallback((editor: Editor, publish: () => void) => {
-    const missing = imagesWithoutAlt(editor.state.doc)
+  const publishChecked = useCallback((doc: ProseMirrorNode, publish: () => void, beforeFix?: () => void) => {
+    const missing = imagesWithoutAlt(doc)
     if (missing.length === 0) publish()
-    else setUndescribed({ images: missing.map(({ position, node }) => ({ position, shown: shownSourceOf(String(node.attrs['src'])) })), publish })
+    else setUndescribed({ images: missing.map(({ position, node }) => ({ position, shown: shownSourceOf(String(node.attrs['src'])) })), publish, beforeFix })
   }, [])
 
   const render = (editor: Editor, importImage: (file: File) => Promise<LocalImage>) => (
@@ -70,9 +74,12 @@ export function useImageDialogs(): ImageDialogs {
       {undescribed && (
         <MissingAltDialog
           images={undescribed.images}
-          onFix={(position) => {
+          onFix={(position, index) => {
             setUndescribed(null)
-            editor.chain().focus().setNodeSelection(position).scrollIntoView().run()
+            // Taken into the editor, the image is the same one among those without alt text, wherever it now lies.
+            if (undescribed.beforeFix) undescribed.beforeFix()
+            const at = undescribed.beforeFix ? (imagesWithoutAlt(editor.state.doc)[index]?.position ?? position) : position
+            editor.chain().focus().setNodeSelection(at).scrollIntoView().run()
             showImageProperties()
           }}
           onPublishAnyway={() => {
@@ -119,7 +126,7 @@ function Modal({ title, className, onCancel, onSubmit, children, actions }: Moda
   return (
     <dialog
       ref={dialog}
-      className={['image-dialog', className].filter(Boolean).join(' ')}
+      className={['dialog', 'image-dialog', className].filter(Boolean).join(' ')}
       aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault()
@@ -389,7 +396,8 @@ function ImagePropertiesForm({ editor, position, initial, importImage, onClose }
 
 interface MissingAltDialogProps {
   images: UndescribedImage[]
-  onFix(position: number): void
+  /** `index`: the image's place among those listed. */
+  onFix(position: number, index: number): void
   onPublishAnyway(): void
   onCancel(): void
 }
@@ -417,7 +425,7 @@ function MissingAltDialog({ images, onFix, onPublishAnyway, onCancel }: MissingA
         {images.map((image, index) => (
           <li key={image.position}>
             <ImagePreview src={image.shown} />
-            <Button onClick={() => onFix(image.position)}>{`Describe image ${index + 1}…`}</Button>
+            <Button onClick={() => onFix(image.position, index)}>{`Describe image ${index + 1}…`}</Button>
           </li>
         ))}
       </ul>

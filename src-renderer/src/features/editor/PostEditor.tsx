@@ -275,10 +275,12 @@ function DraftEditor({ draft, historyOpen, undoError, onHistoryOpen, onRestored 
 
   function publish() {
     if (READ_ONLY_STATES.has(useDraftsStore.getState().latest[draft.id]?.state ?? draft.state)) return
-    // Images without alt text are listed first, to describe or publish as they are (the rich text only: the source
-    // view's HTML is the writer's own).
-    if (sourceRef.current === null) imageDialogs.publishChecked(editor, () => void session.publish())
-    else void session.publish()
+    // Images without alt text are listed first, to describe or publish as they are; from the source view, those of
+    // the HTML as edited there, which describing one takes back into the editor.
+    const edited = sourceRef.current
+    const opened = sourceOpened.current
+    if (edited === null || opened === null) imageDialogs.publishChecked(editor.state.doc, () => void session.publish())
+    else imageDialogs.publishChecked(parseDocument(sanitizeHtml(fromSourceView(edited, opened.names)), editor.schema), () => void session.publish(), toggleSource)
   }
 
   /**

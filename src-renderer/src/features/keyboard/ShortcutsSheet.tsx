@@ -46,7 +46,7 @@ export function ShortcutsSheet({ open, onClose }: ShortcutsSheetProps) {
   return (
     <dialog
       ref={dialog}
-      className="shortcuts-sheet"
+      className="dialog dialog--sheet shortcuts-sheet"
       aria-labelledby={titleId}
       onKeyDown={keepFocusInside}
       onCancel={(event) => {

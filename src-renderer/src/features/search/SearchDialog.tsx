@@ -1,7 +1,9 @@
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react'
-import type { MarkedText, SearchHit } from '../../../../src-shared/contract'
+import { shortcuts, type MarkedText, type SearchHit } from '../../../../src-shared/contract'
+import { matchesKeys, shortcut } from '../../lib/keys'
 import { ErrorNotice, Spinner } from '../../ui'
 import { useAccountsStore } from '../accounts'
+import { useAppCommand } from '../editor'
 import { accountOfView, useNavigation } from '../navigation'
 import { useSearchStore } from './store'
 import './search.css'
@@ -9,12 +11,12 @@ import './search.css'
 const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' })
 
 /** "Control+Shift+F" as aria-keyshortcuts says it; ⇧⌘F on a Mac. */
-export const SEARCH_KEYS = /Mac|iPhone|iPad/.test(navigator.platform) ? { aria: 'Meta+Shift+F', shown: '⇧⌘F' } : { aria: 'Control+Shift+F', shown: 'Ctrl+Shift+F' }
+export const SEARCH_KEYS = shortcut(shortcuts.search.keys)
 
 /**
- * Search in the drafts and posts of an account (Ctrl+Shift+F, or Search in the sidebar): a modal dialog whose field
- * takes the words, the results below with the matched words marked. ↓ and ↑ move through the results, Enter opens
- * one in the editor at its first match, Escape closes.
+ * Search in the drafts and posts of an account (Ctrl+Shift+F, Edit › Search All Posts…, or Search in the sidebar): a
+ * modal dialog whose field takes the words, the results below with the matched words marked. ↓ and ↑ move through
+ * the results, Enter opens one in the editor at its first match, Escape closes.
  */
 export function SearchDialog() {
   const open = useSearchStore((state) => state.open)
@@ -35,7 +37,7 @@ export function SearchDialog() {
   }, [open])
 
   return (
-    <dialog ref={dialog} className="search-dialog" aria-labelledby={titleId} onClose={hide}>
+    <dialog ref={dialog} className="dialog search-dialog" aria-labelledby={titleId} onClose={hide}>
       {open && <SearchForm titleId={titleId} />}
     </dialog>
   )
@@ -161,12 +163,14 @@ function Marked({ text }: { text: MarkedText }) {
   return text.map((part, index) => (part.match ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>))
 }
 
-/** Ctrl+Shift+F (⇧⌘F) anywhere in the window opens search for the account shown. */
+/**
+ * Ctrl+Shift+F (⇧⌘F) anywhere in the window, or Edit › Search All Posts…, opens search for the account shown (the
+ * menu's accelerator and the page's key may both deliver the same press: showing it again changes nothing).
+ */
 function useSearchShortcut(): void {
   useEffect(() => {
     const onKeyDown = (event: globalThis.KeyboardEvent) => {
-      const command = SEARCH_KEYS.aria.startsWith('Meta') ? event.metaKey && !event.ctrlKey : event.ctrlKey && !event.metaKey
-      if (!command || !event.shiftKey || event.altKey || event.key.toLowerCase() !== 'f') return
+      if (!matchesKeys(event, shortcuts.search.keys)) return
       const accountId = searchableAccount()
       if (accountId === null) return
       event.preventDefault()
@@ -176,6 +180,10 @@ function useSearchShortcut(): void {
     window.addEventListener('keydown', onKeyDown, true)
     return () => window.removeEventListener('keydown', onKeyDown, true)
   }, [])
+  useAppCommand((command) => {
+    const accountId = command === 'search' ? searchableAccount() : null
+    if (accountId !== null) useSearchStore.getState().show(accountId)
+  })
 }
 
 /** The account shown, or the first one. */
