@@ -55,7 +55,7 @@ export interface Service {
   /** Ends every live events stream and refuses new ones; call it as the server stops, since a stream never ends itself. */
   endLiveStreams(): void
   /** Stops the simulation and closes the store. Stop the server first, so no request finds it closed. */
-  close(): void
+  close(): Promise<void>
 }
 
 export async function createService({
@@ -71,7 +71,7 @@ export async function createService({
   clock = systemClock,
 }: ServiceOptions): Promise<Service> {
   const files = serviceResources(resources)
-  const store = openStore(dataDir)
+  const store = await openStore(dataDir)
   try {
     const media = MediaLibrary.open(dataDir)
     const sandbox = demo ? await ensureDemoAccount(store, media, files) : null
@@ -87,29 +87,35 @@ export async function createService({
     if (simulate !== undefined && !sandbox) {
       throw new SetupError('--simulate makes the demo friends act, so it needs the demo data: add --demo.')
     }
-    const simulation = simulate === undefined || !sandbox ? null : startSimulation(store, sandbox.username, simulate)
+    const simulation = simulate === undefined || !sandbox ? null : await startSimulation(store, sandbox.username, simulate)
     // Open live streams hear of a scheduled post going public without waiting for someone's request.
-    const releases = setInterval(() => releaseScheduledPosts(store, clock), SCHEDULED_RELEASE_INTERVAL_MS)
+    const releases = setInterval(() => void releaseScheduledPosts(store, clock).catch(reportReleaseFailure), SCHEDULED_RELEASE_INTERVAL_MS)
     releases.unref()
     return {
       sandbox,
       requestListener: (origin) => {
         const listener = router.listener(new URL(origin).origin)
         return (request, response) => {
-          releaseScheduledPosts(store, clock)
-          listener(request, response)
+          void releaseScheduledPosts(store, clock)
+            .catch(reportReleaseFailure)
+            .then(() => listener(request, response))
         }
       },
       endLiveStreams: () => liveEvents?.close(),
-      close: () => {
+      close: async () => {
         clearInterval(releases)
         liveEvents?.close()
-        simulation?.stop()
-        store.close()
+        await simulation?.stop()
+        await store.close()
       },
     }
   } catch (error) {
-    store.close()
+    await store.close()
     throw error
   }
+}
+
+// The request is still answered: only the posts whose time has come stay scheduled until the next try.
+function reportReleaseFailure(error: unknown): void {
+  console.error('Releasing the scheduled posts whose time has come failed:', error)
 }

@@ -44,12 +44,12 @@ export async function startService({ port, host = '127.0.0.1', ...serviceOptions
       const stopped = stopServer()
       service.endLiveStreams()
       await stopped
-      service.close()
+      await service.close()
     }
     return { origin, close: () => (closed ??= close()) }
   } catch (error) {
     server.close()
-    service.close()
+    await service.close()
     throw error
   }
 }
