@@ -12,10 +12,12 @@ export async function releaseScheduledPosts(store: Store, clock: ServiceClock): 
   if (!(await store.posts.hasScheduledDue(now))) return 0
   return store.transaction(async () => {
     const due = await store.posts.scheduledDue(now)
+    let released = 0
     for (const post of due) {
+      if (!(await store.posts.markReleased(post.id))) continue
       await store.events.record({ actorId: post.authorId, verb: 'NewAsset', objectType: 'Post', objectId: post.id, published: post.issued })
-      await store.posts.markReleased(post.id)
+      released++
     }
-    return due.length
+    return released
   })
 }

@@ -104,9 +104,12 @@ export class Posts {
     )
   }
 
-  /** The post's date has come and its event is recorded. */
-  async markReleased(id: number): Promise<void> {
-    await this.#db.run('UPDATE posts SET scheduled = 0 WHERE id = :id', { ':id': id })
+  /**
+   * Marks a scheduled post public (its event is to be recorded in the same transaction); false when it already was,
+   * so of two releasing it at once (two instances on one database) only one records the event.
+   */
+  async markReleased(id: number): Promise<boolean> {
+    return (await this.#db.run('UPDATE posts SET scheduled = 0 WHERE id = :id AND scheduled = 1', { ':id': id })) === 1
   }
 
   async countIn(weblogId: number): Promise<number> {

@@ -120,12 +120,13 @@ export class Relationships {
 
   /** Records that `sourceId` has `targetId` as a `kind`; false when that was already so. */
   async add(sourceId: number, targetId: number, kind: RelationshipKind, created: string): Promise<boolean> {
-    if (await this.has(sourceId, targetId, kind)) return false
-    await this.#db.run(
-      `INSERT INTO relationships (source_id, target_id, kind, created) VALUES (:sourceId, :targetId, :kind, :created)`,
+    // One statement, so two adding at once (two instances on one database) cannot both find it missing.
+    const added = await this.#db.run(
+      `INSERT INTO relationships (source_id, target_id, kind, created) VALUES (:sourceId, :targetId, :kind, :created)
+       ON CONFLICT (source_id, kind, target_id) DO NOTHING`,
       { ':sourceId': sourceId, ':targetId': targetId, ':kind': kind, ':created': created },
     )
-    return true
+    return added === 1
   }
 
   async has(sourceId: number, targetId: number, kind: RelationshipKind): Promise<boolean> {
@@ -156,13 +157,12 @@ export class Favorites {
 
   /** Marks the post as one of the user's favourites; false when it already was. */
   async add(userId: number, postId: number, created: string): Promise<boolean> {
-    if (await this.has(userId, postId)) return false
-    await this.#db.run('INSERT INTO favorites (user_id, post_id, created) VALUES (:userId, :postId, :created)', {
-      ':userId': userId,
-      ':postId': postId,
-      ':created': created,
-    })
-    return true
+    const added = await this.#db.run(
+      `INSERT INTO favorites (user_id, post_id, created) VALUES (:userId, :postId, :created)
+       ON CONFLICT (user_id, post_id) DO NOTHING`,
+      { ':userId': userId, ':postId': postId, ':created': created },
+    )
+    return added === 1
   }
 
   async has(userId: number, postId: number): Promise<boolean> {
