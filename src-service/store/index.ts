@@ -70,7 +70,7 @@ export interface Store {
   close(): Promise<void>
 }
 
-/** An engine that counts the statements that may have written, which `Store.writes` passes on. */
+/** An engine that counts the statements that may have written what a rendering shows, which `Store.writes` passes on. */
 export interface CountingEngine extends Engine {
   readonly writes: number
 }

@@ -16,8 +16,10 @@ interface Level {
   open: boolean
 }
 
-// Statements that only read; anything else (RETURNING included) may have written.
-const READ_ONLY = /^\s*(?:SELECT|PRAGMA)\b/i
+// What `get` and `all` write besides inserts that read their id back (dialect.ts) is the OAuth ledger's bookkeeping
+// (a nonce used, a token's state), which no rendering reads: counting it would make every signed request stale every
+// cached page and ETag, so only those inserts count, as they did when they went through `run`.
+const INSERT_READING_ITS_ID = /^\s*INSERT\b[\s\S]*\bRETURNING id\s*$/i
 
 export class SqliteEngine implements Engine {
   readonly dialect = 'sqlite'
@@ -51,7 +53,10 @@ export class SqliteEngine implements Engine {
     return this.#db.schemaVersion
   }
 
-  /** How many statements have run that may have written: what was read before is current while this is unchanged. */
+  /**
+   * How many statements have run that may have written what a rendering shows: what was read before is current while
+   * this is unchanged.
+   */
   get writes(): number {
     return this.#writes
   }
@@ -142,7 +147,7 @@ export class SqliteEngine implements Engine {
   }
 
   #count(sql: string): void {
-    if (!READ_ONLY.test(sql)) this.#writes++
+    if (INSERT_READING_ITS_ID.test(sql)) this.#writes++
   }
 }
 
