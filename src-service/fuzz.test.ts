@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWsseHeader, NS, readEntry, readFeed, readLinkFeed, type WsseCredentials } from '../src-protocol'
 import { readFixture } from '../src-protocol/test-fixtures'
 import { startService, type RunningService } from './server'
-import { Connection } from './store/connection'
+import { SqliteEngine } from './store/sqlite-engine'
 import { DATABASE_FILE } from './store'
 import { readSandboxFile } from './testing/service-fixture'
 
@@ -176,12 +176,12 @@ describe('the service under malformed requests', () => {
 
   it('leaves a database that passes SQLite’s own integrity and foreign-key checks', async () => {
     await service.close()
-    const db = Connection.open(join(dataDir, DATABASE_FILE))
+    const db = SqliteEngine.open(join(dataDir, DATABASE_FILE))
     try {
-      expect(db.all('PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }])
-      expect(db.all('PRAGMA foreign_key_check')).toEqual([])
+      expect(await db.all('PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }])
+      expect(await db.all('PRAGMA foreign_key_check')).toEqual([])
     } finally {
-      db.close()
+      await db.close()
     }
     service = await startService({ port: 0, dataDir, demo: true, lookup: { offline: true } })
   })

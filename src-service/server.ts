@@ -61,12 +61,12 @@ export async function startService({
       if (drainDelayMs > 0) await sleep(drainDelayMs)
       const stopped = stopServer()
       await stopped
-      service.close()
+      await service.close()
     }
     return { origin, close: () => (closed ??= close()) }
   } catch (error) {
     server.close()
-    service.close()
+    await service.close()
     throw error
   }
 }

@@ -73,13 +73,13 @@ describe('WSSE for a user who sends more requests in the clock window than the s
 describe('WSSE failures', () => {
   let dataDir: string
   let store: Store
-  beforeAll(() => {
+  beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-wsse-timing-'))
-    store = openStore(dataDir)
-    store.users.add({ ...melody, apiPassword: melody.password })
+    store = await openStore(dataDir)
+    await store.users.add({ ...melody, apiPassword: melody.password })
   })
-  afterAll(() => {
-    store.close()
+  afterAll(async () => {
+    await store.close()
     rmSync(dataDir, { recursive: true, force: true })
   })
 

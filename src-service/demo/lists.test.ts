@@ -53,18 +53,19 @@ describe('demo lists', () => {
 
   it('announces every item with a NewAsset event, and seeds nothing twice on a restart', async () => {
     await readDemoLists()
-    const store = openStore(dataDir)
+    const store = await openStore(dataDir)
     try {
-      const user = store.users.find('melody')!
-      const lists = store.lists.ownedBy(user.id)
-      const itemIds = lists.flatMap((list) => store.lists.itemsOf(list.id).map((item) => item.id))
-      const events = store.events.streamPage(user.id, null, 500).filter((event) => event.objectType === 'ListItem')
+      const user = (await store.users.find('melody'))!
+      const lists = await store.lists.ownedBy(user.id)
+      const itemIds: number[] = []
+      for (const list of lists) itemIds.push(...(await store.lists.itemsOf(list.id)).map((item) => item.id))
+      const events = (await store.events.streamPage(user.id, null, 500)).filter((event) => event.objectType === 'ListItem')
       expect(lists).toHaveLength(4)
       expect(itemIds).toHaveLength(15)
       expect(events.map((event) => event.objectId).sort((a, b) => a - b)).toEqual([...itemIds].sort((a, b) => a - b))
       expect(events.every((event) => event.verb === 'NewAsset')).toBe(true)
     } finally {
-      store.close()
+      await store.close()
     }
   })
 })

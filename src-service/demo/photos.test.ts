@@ -49,16 +49,16 @@ describe('demo photo album', () => {
     expect(photoHtml).toContain('38.7056° N, 9.1450° W')
     expect(thumbnail.headers.get('content-type')).toBe('image/jpeg')
 
-    const store = openStore(dataDir)
+    const store = await openStore(dataDir)
     try {
-      const melody = store.users.find('melody')!
-      const [album] = store.albums.ownedBy(melody.id)
-      const photos = store.photos.inAlbum(album!.id)
-      const events = store.events.streamPage(melody.id, null, 1000).filter((event) => event.objectType === 'Photo')
+      const melody = (await store.users.find('melody'))!
+      const [album] = await store.albums.ownedBy(melody.id)
+      const photos = await store.photos.inAlbum(album!.id)
+      const events = (await store.events.streamPage(melody.id, null, 1000)).filter((event) => event.objectType === 'Photo')
       expect(events.map((event) => event.objectId).sort((a, b) => a - b)).toEqual(photos.map((photo) => photo.id).sort((a, b) => a - b))
       expect(photos.filter((photo) => photo.taken !== null && photo.camera === 'Blogdesk Sandbox Camera')).toHaveLength(5)
     } finally {
-      store.close()
+      await store.close()
     }
   })
 

@@ -53,16 +53,14 @@ describe('demo weblog posts', () => {
     for (const element of ['<h2>', '<ul>', '<ol>', '<blockquote>', '<a href="https://']) expect(markup).toContain(element)
     expect(new Set(entries.map((entry) => entry.content?.mode))).toEqual(new Set(['xml', 'escaped']))
 
-    const store = openStore(dataDir)
+    const store = await openStore(dataDir)
     try {
       // Photos, list items and the demo account's favourites (demo/social.ts) have their own events.
-      const events = store.events
-        .streamPage(store.users.find('melody')!.id, null, 1000)
-        .filter((event) => event.objectType === 'Post' && event.verb === 'NewAsset')
+      const events = (await store.events.streamPage((await store.users.find('melody'))!.id, null, 1000)).filter((event) => event.objectType === 'Post' && event.verb === 'NewAsset')
       expect(events).toHaveLength(entries.length)
       expect(events.map((event) => event.published)).toEqual(entries.map((entry) => entry.issued))
     } finally {
-      store.close()
+      await store.close()
     }
   })
 

@@ -61,17 +61,19 @@ describe('the simulated friends', () => {
     } finally {
       await running.close()
     }
-    const countEvents = () => {
-      const store = openStore(dataDir)
+    const countEvents = async () => {
+      const store = await openStore(dataDir)
       try {
-        return DEMO_FRIENDS.reduce((sum, { username }) => sum + store.events.totalBy(store.users.find(username)!.id), 0)
+        let sum = 0
+        for (const { username } of DEMO_FRIENDS) sum += await store.events.totalBy((await store.users.find(username))!.id)
+        return sum
       } finally {
-        store.close()
+        await store.close()
       }
     }
-    const afterClose = countEvents()
+    const afterClose = await countEvents()
     await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(countEvents()).toBe(afterClose)
+    expect(await countEvents()).toBe(afterClose)
     expect(failures).not.toHaveBeenCalled()
   })
 

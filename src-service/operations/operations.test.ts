@@ -24,10 +24,10 @@ describe('operating the service', () => {
 
   beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-operations-'))
-    const store = openStore(dataDir)
-    const user = store.users.add({ username: melody.username, displayName: melody.displayName, loginPassword: melody.loginPassword, apiPassword: melody.password })
-    for (const weblog of melody.weblogs) store.weblogs.add({ ownerId: user.id, ...weblog })
-    store.close()
+    const store = await openStore(dataDir)
+    const user = await store.users.add({ username: melody.username, displayName: melody.displayName, loginPassword: melody.loginPassword, apiPassword: melody.password })
+    for (const weblog of melody.weblogs) await store.weblogs.add({ ownerId: user.id, ...weblog })
+    await store.close()
     lines = []
     service = await createService({ dataDir, rateLimit: 1, log: new JsonLog((line) => lines.push(line)) })
     server = createServer()
@@ -38,7 +38,7 @@ describe('operating the service', () => {
   afterEach(async () => {
     server.closeAllConnections()
     await new Promise((resolve) => server.close(resolve))
-    service.close()
+    await service.close()
     rmSync(dataDir, { recursive: true, force: true })
   })
 
@@ -70,7 +70,7 @@ describe('operating the service', () => {
   })
 
   it('answers /ready with 503 when the store cannot answer, and logs the failure of a request with its id', async () => {
-    service.close()
+    await service.close()
     const ready = await fetch(`${origin}/ready`)
     expect(ready.status).toBe(503)
     const body = (await ready.json()) as { reason: string; error: string }

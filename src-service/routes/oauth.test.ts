@@ -43,13 +43,13 @@ describe('the OAuth 1.0a provider', () => {
   let urls: { requestToken: string; authorize: string; accessToken: string; identify: string }
 
   beforeAll(async () => {
-    service = await startTestService([melody, ivy], (store) => {
-      const application = store.applications.add('Lettres <& co>')
-      applicationId = store.directory.urlIdOf('Application', application.id)
-      const apiKey = store.applications.issueApiKey(application.id)
-      consumer = { key: apiKey, secret: store.oauth.issueConsumerSecret(apiKey) }
+    service = await startTestService([melody, ivy], async (store) => {
+      const application = await store.applications.add('Lettres <& co>')
+      applicationId = await store.directory.urlIdOf('Application', application.id)
+      const apiKey = await store.applications.issueApiKey(application.id)
+      consumer = { key: apiKey, secret: await store.oauth.issueConsumerSecret(apiKey) }
       const issuedLongAgo = new Date(Date.now() - REQUEST_TOKEN_LIFETIME_MS - 1000)
-      const { token, secret } = store.oauth.createRequestToken(apiKey, 'oob', issuedLongAgo, REQUEST_TOKEN_LIFETIME_MS)
+      const { token, secret } = await store.oauth.createRequestToken(apiKey, 'oob', issuedLongAgo, REQUEST_TOKEN_LIFETIME_MS)
       expiredRequestToken = { key: token, secret }
     })
     callbackServer = await startCallbackServer()

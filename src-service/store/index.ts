@@ -1,11 +1,12 @@
-// The service's store: everything it keeps lives in one data dir.
+// The service's store: everything it keeps lives in one data dir, its database too unless it is given another engine
+// (PostgreSQL, for several instances). Every method is asynchronous, as PostgreSQL is.
 import { join } from 'node:path'
 import { Applications } from './applications'
 import { BatchReads } from './batch-reads'
 import { Categories } from './categories'
-import { Connection } from './connection'
 import { lockDataDir, prepareDataDir } from './data-dir'
 import { Directory } from './directory'
+import type { Engine } from './engine'
 import { Events } from './events'
 import { IdempotencyRecords } from './idempotency'
 import { Lists } from './lists'
@@ -15,12 +16,14 @@ import { Posts } from './posts'
 import { Profiles } from './profiles'
 import { SecretBox } from './secret-box'
 import { Comments, Favorites, Groups, Relationships } from './social'
+import { SqliteEngine } from './sqlite-engine'
 import { Users } from './users'
 import { Weblogs } from './weblogs'
 
 export type { Categories, Category, CategoryMatch } from './categories'
 export type { BatchReads } from './batch-reads'
 export type { Directory, KeyedApplication, NamedObject, UrlIdKind } from './directory'
+export type { Dialect, Engine } from './engine'
 export type { EventRecord, Events, NewEvent, ObjectType, StreamCursor, Verb } from './events'
 export type { IdempotencyRecord, IdempotencyRecords, StoredResponse } from './idempotency'
 export { ITEM_FIELDS, itemTitle } from './lists'
@@ -59,25 +62,39 @@ export interface Store {
   readonly secrets: SecretBox
   /** Grows with every write; a rendering of stored data stays current while it is unchanged (routes/render-cache.ts). */
   readonly writes: number
-  /** Runs `work` in one transaction: all of it is stored, or (when it throws) none of it. */
-  transaction<T>(work: () => T): T
-  close(): void
+  /**
+   * Runs `work` in one transaction: all of it is stored, or (when it throws) none of it. Every store call `work` makes,
+   * however deep in its awaits, belongs to it; nested calls are savepoints.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>
+  close(): Promise<void>
 }
 
-/** Opens the store in `dataDir`, creating the dir, its key and its database on first use. */
-export function openStore(dataDir: string): Store {
+/** An engine that counts the statements that may have written what a rendering shows, which `Store.writes` passes on. */
+export interface CountingEngine extends Engine {
+  readonly writes: number
+}
+
+export interface StoreOptions {
+  /** The database, instead of the SQLite file in the data dir (which then holds the key and media only). */
+  engine?: CountingEngine
+}
+
+/** Opens the store in `dataDir`, creating the dir, its key and (without another engine) its database on first use. */
+export async function openStore(dataDir: string, options: StoreOptions = {}): Promise<Store> {
   prepareDataDir(dataDir)
   const databaseFile = join(dataDir, DATABASE_FILE)
   const lock = lockDataDir(dataDir, databaseFile)
-  let db: Connection
+  let db: CountingEngine
   let secrets: SecretBox
   try {
     secrets = SecretBox.openOrCreate(join(dataDir, SECRET_KEY_FILE))
-    db = Connection.open(databaseFile)
+    db = options.engine ?? SqliteEngine.open(databaseFile)
   } catch (error) {
     lock.release()
     throw error
   }
+  let closing: Promise<void> | null = null
   return {
     users: new Users(db, secrets),
     weblogs: new Weblogs(db),
@@ -103,10 +120,7 @@ export function openStore(dataDir: string): Store {
       return db.writes
     },
     transaction: (work) => db.transaction(work),
-    close: () => {
-      if (!db.isOpen) return
-      db.close()
-      lock.release()
-    },
+    close: () =>
+      (closing ??= db.close().finally(() => lock.release())),
   }
 }

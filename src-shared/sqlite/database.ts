@@ -17,6 +17,15 @@ export interface OpenOptions {
   functions?: Record<string, (...args: SqlValue[]) => SqlValue>
 }
 
+/** The statements that open and end a transaction or savepoint, for a caller that orders its statements itself. */
+export type TransactionControl =
+  | 'BEGIN IMMEDIATE'
+  | 'COMMIT'
+  | 'ROLLBACK'
+  | `SAVEPOINT ${string}`
+  | `RELEASE ${string}`
+  | `ROLLBACK TO ${string}`
+
 /** Statements kept prepared; SQL built per call would only ever evict the oldest. */
 const MAX_PREPARED_STATEMENTS = 256
 
@@ -109,6 +118,19 @@ export class SqliteDatabase {
     } finally {
       this.#transactionDepth = depth
     }
+  }
+
+  /**
+   * Opens or ends a transaction or savepoint by hand, for a caller whose transactions do asynchronous work (the
+   * service's SQLite engine): it alone decides which statements belong to them. Use `transaction` otherwise.
+   */
+  control(statement: TransactionControl): void {
+    this.#execute(statement)
+  }
+
+  /** False once a transaction has ended, including when SQLite rolled one back by itself after an error. */
+  get inTransaction(): boolean {
+    return this.#db.inTransaction
   }
 
   /**
