@@ -20,6 +20,9 @@ export class Connection {
     return new Connection(
       SqliteDatabase.open(file, {
         migrations: schema,
+        // A post writes a dozen log pages; checkpoints every 1,000 pages kept the event loop waiting on fsync for 10 %
+        // of the post-create bench (2.5 % at 10,000; ARCHITECTURE.md, "The write path"). The log may grow to 40 MB.
+        walAutocheckpointPages: 10_000,
         newerSchemaError: (found, known) =>
           new SetupError(
             `This data was written by a newer Blogdesk service (schema ${found}; this one knows up to ${known}). ` +
