@@ -130,7 +130,9 @@ function entryReply(
 
 /** The draft as a post of `weblog`: every subject must be one of the weblog's categories (spec §2.7). */
 async function postFields(store: Store, weblog: Weblog, draft: PostDraft, defaultIssued: string): Promise<PostFields> {
-  const { found, unknown } = await store.categories.match(weblog.id, draft.subjects)
+  // Most posts name no category: no look-up for them.
+  const { found, unknown } =
+    draft.subjects.length === 0 ? { found: [], unknown: [] } : await store.categories.match(weblog.id, draft.subjects)
   if (unknown.length > 0) {
     const names = (await store.categories.of(weblog.id)).map((category) => category.name)
     const asked = unknown.map((name) => `"${name}"`).join(', ')

@@ -58,7 +58,7 @@ export class Categories {
 }
 
 // The column compares with SQLite's NOCASE, which folds ASCII letters only; so does this.
-function foldCase(name: string): string {
+export function foldCase(name: string): string {
   return name.replace(/[A-Z]+/g, (letters) => letters.toLowerCase())
 }
 
