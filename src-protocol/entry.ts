@@ -65,10 +65,14 @@ export function readEntry(xml: string, options: ReadOptions = {}): AtomEntry {
   return readEntryElement(root, raw, options.baseUrl === undefined ? null : new URL(options.baseUrl).href)
 }
 
+// Where those parts are in an entry document (entry.x) and a feed (feed.x, feed.entry.x), so that fast-xml-parser
+// leaves them unbuilt. Prefixed Atom elements are not matched here; they are built, then kept raw all the same.
+const ATOM_STOP_NODES = ['content', 'title', 'summary'].flatMap((name) => [`*.${name}`, `*.*.${name}`])
+
 /** Reads an Atom entry or feed document, its text constructs and content kept raw. */
 export function readAtom(xml: string, options: ReadOptions): ReadXmlResult {
   const { maxBytes, maxDepth } = options
-  return readXml(xml, { maxBytes, maxDepth, keepRaw: isKeptRaw })
+  return readXml(xml, { maxBytes, maxDepth, keepRaw: isKeptRaw, stopNodes: ATOM_STOP_NODES })
 }
 
 /**

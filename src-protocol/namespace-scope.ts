@@ -1,5 +1,5 @@
-// Namespaces in XML: prefixes resolved to URIs through the declarations in scope, undeclared prefixes and misuse of
-// the reserved ones refused.
+// Namespaces in XML, which fast-xml-parser leaves to its users: prefixes resolved to URIs through the declarations
+// in scope, undeclared prefixes and misuse of the reserved ones refused.
 import { ATOM_10_NS, NS, XML_NS, XMLNS_NS } from './namespaces'
 import { XmlError } from './xml-error'
 

@@ -44,13 +44,13 @@ export interface RawContent extends RawMarkup {
 export const MARKUP_PART =
   /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<\/[^>]*>|<([^\t\n\r />]+)([^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*)>|([^<]+)/g
 const START_TAG = /<([^\t\n\r />]+)([^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*)>/y
-export const ATTRIBUTE = /([^\t\n\r =]+)[\t\n\r ]*=[\t\n\r ]*(?:"([^"]*)"|'([^']*)')/g
+const ATTRIBUTE = /([^\t\n\r =]+)[\t\n\r ]*=[\t\n\r ]*(?:"([^"]*)"|'([^']*)')/g
 // Whether attributes may declare a namespace or use a prefix (a quoted value can match too; it is only a first look).
 const MAY_NEED_SCOPE = /[\t\n\r ](?:xmlns|[^\t\n\r =]*:)/
 
 /**
  * Reads the checked markup `source.slice(start, end)`, the content of an element at `depth` with `scope` in force
- * there, or less when that element's end tag comes first (so `end` may be the document's length): resolves every prefix it uses (refusing undeclared ones, like anywhere else in the document), and notes
+ * there: resolves every prefix it uses (refusing undeclared ones, like anywhere else in the document), and notes
  * which declarations from outside it (or outside its top-level elements) must travel with it to stand alone.
  */
 export function readRawContent(
@@ -94,11 +94,7 @@ export function readRawContent(
     if (textEnd === end) break
     const next = source[lt + 1]
     if (next === '/') {
-      if (marks.length === 0) {
-        content.end = lt
-        break
-      }
-      scope.restore(marks.pop()!)
+      scope.restore(marks.pop() ?? 0)
       if (marks.length === 0 && child) child.end = lt
       index = source.indexOf('>', lt) + 1
     } else if (next === '?') {

@@ -1,9 +1,10 @@
-// Reading XML documents: one pass checks the document (the size limit, XML's Char range in xml-characters,
-// well-formedness and the refusal of DOCTYPEs in well-formed), one more builds the tree from the checked markup,
-// resolving namespaces (namespace-scope) and keeping chosen content as written (raw-content).
+// Reading XML documents: fast-xml-parser builds the tree; the pieces it lacks are small and named — the size limit,
+// XML's Char range (xml-characters), well-formedness and the refusal of DOCTYPEs (well-formed), namespaces
+// (namespace-scope), and content kept as written (raw-content).
 import { Buffer } from 'node:buffer'
+import { XMLParser, type X2jOptions } from 'fast-xml-parser'
 import { NamespaceScope, isNamespaceDeclaration, twoPrefixesError } from './namespace-scope'
-import { ATTRIBUTE, MARKUP_PART, readRawContent, type RawContent } from './raw-content'
+import { readRawContent, type RawContent } from './raw-content'
 import { checkWellFormed, notWellFormed } from './well-formed'
 import { SUSPECT_CHARACTER } from './xml-characters'
 import { XmlError } from './xml-error'
@@ -34,6 +35,11 @@ export interface ReadXmlOptions extends XmlLimits {
    * built); the element then has no children and no text, and its content is in the result's `raw`.
    */
   keepRaw?: (element: XmlElement, parent: XmlElement | null) => boolean
+  /**
+   * fast-xml-parser paths (`*.*.content`) of elements it should not build, because keepRaw is expected to keep
+   * them. Only a saving: an element stopped here that keepRaw does not keep is built all the same.
+   */
+  stopNodes?: readonly string[]
 }
 
 export interface ReadXmlResult {
@@ -54,7 +60,12 @@ export function parseXml(xml: string, limits: XmlLimits = {}): XmlElement {
 
 /** Checks a whole document and builds its element tree, except the content of the elements `keepRaw` keeps. */
 export function readXml(xml: string, options: ReadXmlOptions = {}): ReadXmlResult {
-  return new TreeBuilder(checkXml(xml, options), options.keepRaw ?? null).read()
+  const source = checkXml(xml, options)
+  const stopNodes = options.stopNodes ?? []
+  const builder = new TreeBuilder(source, options.keepRaw ?? null, stopNodes)
+  const root = builder.elementNodes(parse(stopNodes, source))[0]
+  if (root === undefined) throw new XmlError('The document is empty: it contains no XML element.')
+  return { root: builder.element(root, null, 1), raw: builder.raw }
 }
 
 /**
@@ -97,90 +108,164 @@ function checkCharacters(xml: string): void {
   }
 }
 
-// ── building the tree ───────────────────────────────────────────────────────────────────────────────────────────
+// ── fast-xml-parser ─────────────────────────────────────────────────────────────────────────────────────────────
 
-interface OpenElement {
-  element: XmlElement
-  /** The namespace scope's mark from before the element's declarations, restored when it closes. */
-  mark: number
+/** A node of fast-xml-parser's preserveOrder output: `{ name: children, ':@': attributes }`, `#text` or `#cdata`. */
+type ParsedNode = Record<string | symbol, unknown>
+
+const TEXT = '#text'
+const CDATA = '#cdata'
+const ATTRIBUTES = ':@'
+const ATTRIBUTE_PREFIX = '@'
+const METADATA = XMLParser.getMetaDataSymbol() as unknown as symbol
+// Names fast-xml-parser refuses as element names (they could pollute prototypes in its other output shapes); a
+// space, which no XML name holds, carries them through.
+const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype'])
+const RESERVED_MARK = ' '
+
+const PARSER_OPTIONS: X2jOptions = {
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: ATTRIBUTE_PREFIX,
+  // References and attribute whitespace are decoded here, after the well-formedness check has vouched for them.
+  processEntities: false,
+  htmlEntities: false,
+  trimValues: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  cdataPropName: CDATA,
+  captureMetaData: true,
+  // The well-formedness check applies the depth limit.
+  maxNestedTags: Number.POSITIVE_INFINITY,
+  jPath: false,
+  onDangerousProperty: (name) => name,
+  transformTagName: (name) => (RESERVED_NAMES.has(name) ? RESERVED_MARK + name : name),
+}
+
+const parsers = new Map<readonly string[], XMLParser>()
+
+function parserFor(stopNodes: readonly string[]): XMLParser {
+  let parser = parsers.get(stopNodes)
+  if (!parser) {
+    parser = new XMLParser({ ...PARSER_OPTIONS, stopNodes: [...stopNodes] })
+    parsers.set(stopNodes, parser)
+  }
+  return parser
 }
 
 /**
- * Builds the elements of a checked document in one forward pass over its parts, resolving namespaces as it goes
- * down. The check has vouched for the markup, so each part is read by a simple pattern and every tag is matched.
+ * fast-xml-parser's reading of a checked document. It still refuses a few things XML allows (an odd number of
+ * quotes in a processing instruction): those come back as XmlError, saying so.
  */
+function parse(stopNodes: readonly string[], source: string): ParsedNode[] {
+  try {
+    return parserFor(stopNodes).parse(source) as ParsedNode[]
+  } catch (error) {
+    throw new XmlError(`The document could not be read: ${(error as Error).message}`)
+  }
+}
+
+const NO_STOP_NODES: readonly string[] = []
+// The end of a start tag, whose attribute values may hold ">".
+const START_TAG = /<[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>/y
+
+interface Metadata {
+  startIndex: number
+  endIndex: number
+}
+
+/** Turns fast-xml-parser's nodes into XmlElements, resolving namespaces as it goes down. */
 class TreeBuilder {
-  readonly #raw = new Map<XmlElement, RawContent>()
-  readonly #scope = new NamespaceScope()
-  readonly #open: OpenElement[] = []
-  // The parts of checked markup (raw-content's MARKUP_PART), one at a time from where the last one ended.
-  readonly #part = new RegExp(MARKUP_PART.source, 'y')
+  readonly raw = new Map<XmlElement, RawContent>()
+  /** `depth name` of every element fast-xml-parser kept as text (stop node paths are made of "*" and a name). */
+  private readonly stopped: Set<string>
 
   constructor(
     private readonly source: string,
     private readonly keepRaw: ReadXmlOptions['keepRaw'] | null,
-  ) {}
-
-  read(): ReadXmlResult {
-    const { source } = this
-    const part = this.#part
-    let root: XmlElement | null = null
-    while (part.lastIndex < source.length) {
-      const at = part.lastIndex
-      const [, cdata, tag, attributeText = '', characters] = part.exec(source) as RegExpExecArray
-      const parent = this.#open.at(-1)?.element ?? null
-      if (characters !== undefined) {
-        if (parent) parent.text += decodeText(characters)
-      } else if (cdata !== undefined) {
-        if (parent) parent.text += cdata
-      } else if (tag !== undefined) {
-        const element = this.#start(tag, attributeText, parent)
-        root ??= element
-      } else if (source.charCodeAt(at + 1) === 0x2f /* "/" */) {
-        this.#scope.restore(this.#open.pop()!.mark)
-      }
-      // Comments and processing instructions (the XML declaration among them) are no part of the tree.
-    }
-    if (root === null) throw new XmlError('The document is empty: it contains no XML element.')
-    return { root, raw: this.#raw }
+    stopNodes: readonly string[],
+    private readonly scope = new NamespaceScope(),
+  ) {
+    this.stopped = new Set(stopNodes.map((path) => `${path.split('.').length} ${path.split('.').at(-1)}`))
   }
 
-  /** The element a start tag opens: built and opened, or closed at once when empty or kept raw. */
-  #start(qualifiedName: string, attributeText: string, parent: XmlElement | null): XmlElement {
-    const scope = this.#scope
-    const depth = this.#open.length + 1
+  elementNodes(nodes: ParsedNode[]): ParsedNode[] {
+    return nodes.filter((node) => !(TEXT in node) && !(CDATA in node))
+  }
+
+  element(node: ParsedNode, parent: XmlElement | null, depth: number): XmlElement {
+    const tag = tagOf(node)
+    const qualifiedName = tag.startsWith(RESERVED_MARK) ? tag.slice(RESERVED_MARK.length) : tag
+    const scope = this.scope
     const mark = scope.mark()
-    const parsed = attributeText.length > 1 ? [...attributeText.matchAll(ATTRIBUTE)] : []
-    for (const [, name = '', doubleQuoted, singleQuoted] of parsed) {
-      if (isNamespaceDeclaration(name)) scope.declare(name, decodeAttribute(doubleQuoted ?? singleQuoted ?? ''), depth, qualifiedName)
+    const parsedAttributes = node[ATTRIBUTES] as Record<string, string> | undefined
+    const attributes: Record<string, string> = Object.create(null)
+    if (parsedAttributes) {
+      for (const key in parsedAttributes) {
+        const name = key.slice(ATTRIBUTE_PREFIX.length)
+        if (!isNamespaceDeclaration(name)) continue
+        scope.declare(name, decodeAttribute(parsedAttributes[key] ?? ''), depth, qualifiedName)
+      }
     }
     const { ns, name } = scope.element(qualifiedName)
-    const attributes: Record<string, string> = Object.create(null)
-    let prefixedCount = 0
-    for (const [, attributeName = '', doubleQuoted, singleQuoted] of parsed) {
-      if (isNamespaceDeclaration(attributeName)) continue
-      const attributeKey = scope.attributeKey(attributeName, qualifiedName)
-      if (attributeKey !== attributeName && ++prefixedCount > 1 && Object.hasOwn(attributes, attributeKey)) {
-        throw twoPrefixesError(qualifiedName, attributeKey)
+    if (parsedAttributes) {
+      let prefixedCount = 0
+      for (const key in parsedAttributes) {
+        const attributeName = key.slice(ATTRIBUTE_PREFIX.length)
+        if (isNamespaceDeclaration(attributeName)) continue
+        const attributeKey = scope.attributeKey(attributeName, qualifiedName)
+        if (attributeKey !== attributeName && ++prefixedCount > 1 && Object.hasOwn(attributes, attributeKey)) {
+          throw twoPrefixesError(qualifiedName, attributeKey)
+        }
+        attributes[attributeKey] = decodeAttribute(parsedAttributes[key] ?? '')
       }
-      attributes[attributeKey] = decodeAttribute(doubleQuoted ?? singleQuoted ?? '')
     }
 
     const element: XmlElement = { ns, name, attributes, children: [], text: '' }
-    parent?.children.push(element)
-    const empty = attributeText.endsWith('/')
     if (this.keepRaw?.(element, parent)) {
-      const part = this.#part
-      const start = part.lastIndex
-      const content = readRawContent(this.source, start, empty ? start : this.source.length, scope, depth)
-      if (!empty) part.lastIndex = this.source.indexOf('>', content.end) + 1
-      this.#raw.set(element, content)
-      scope.restore(mark)
-    } else if (empty) {
-      scope.restore(mark)
+      const { start, end } = this.innerMarkup(node)
+      this.raw.set(element, readRawContent(this.source, start, end, scope, depth))
+    } else if (this.stopped.has(`${depth} ${tag}`)) {
+      this.expand(element, node, depth)
     } else {
-      this.#open.push({ element, mark })
+      this.addContent(element, node[tag] as ParsedNode[], depth)
     }
+    scope.restore(mark)
     return element
   }
+
+  private addContent(element: XmlElement, nodes: ParsedNode[], depth: number): void {
+    for (const child of nodes) {
+      const text = child[TEXT] as string | undefined
+      const cdata = child[CDATA] as ParsedNode[] | undefined
+      if (text !== undefined) element.text += decodeText(text)
+      else if (cdata !== undefined) element.text += (cdata[0]?.[TEXT] as string | undefined) ?? ''
+      else element.children.push(this.element(child, element, depth + 1))
+    }
+  }
+
+  /** Where the content of `node` lies in the source: after its start tag, before its end tag. */
+  private innerMarkup(node: ParsedNode): { start: number; end: number } {
+    const { startIndex, endIndex } = node[METADATA] as Metadata
+    START_TAG.lastIndex = startIndex
+    START_TAG.test(this.source)
+    const start = START_TAG.lastIndex
+    if (this.source.charCodeAt(start - 2) === 0x2f) return { start: endIndex, end: endIndex } // "/>"
+    return { start, end: this.source.lastIndexOf('<', endIndex - 1) }
+  }
+
+  /** Builds the content of an element fast-xml-parser did not build, though it is not kept raw after all. */
+  private expand(element: XmlElement, node: ParsedNode, depth: number): void {
+    const { start, end } = this.innerMarkup(node)
+    const wrapped = `<x>${this.source.slice(start, end)}</x>`
+    const [wrapper] = parse(NO_STOP_NODES, wrapped)
+    new TreeBuilder(wrapped, null, NO_STOP_NODES, this.scope).addContent(element, wrapper?.x as ParsedNode[], depth)
+  }
+}
+
+function tagOf(node: ParsedNode): string {
+  for (const key in node) if (key !== ATTRIBUTES) return key
+  throw new XmlError('The document could not be read: an element has no name.')
 }
