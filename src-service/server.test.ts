@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { readLinkFeed } from '../src-protocol'
 import { helpText, parseArguments, startService } from './server'
 import { melody, readSandboxFile, signedGet, startTestService, type Sandbox } from './testing/service-fixture'
+import { testDatabaseOption } from './testing/postgres'
 
 const repoRoot = join(import.meta.dirname, '..')
 
@@ -189,9 +190,9 @@ describe('startService', () => {
   it('can be started again on the same data dir once stopped', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-restart-'))
     try {
-      const first = await startService({ port: 0, dataDir, demo: true })
+      const first = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true })
       await first.close()
-      const second = await startService({ port: 0, dataDir, demo: true })
+      const second = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true })
       const { username, apiPassword } = readSandboxFile(dataDir)
       expect((await signedGet(`${second.origin}/t/atom/weblog`, { username, password: apiPassword })).status).toBe(200)
       await second.close()
@@ -232,7 +233,7 @@ describe('--resources', () => {
     mkdirSync(join(folder, 'catalogue'))
     writeFileSync(join(folder, 'catalogue', 'books.json'), JSON.stringify(catalogue))
 
-    const service = await startService({ port: 0, dataDir, demo: true, resources: folder })
+    const service = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true, resources: folder })
     try {
       const { username, apiPassword } = readSandboxFile(dataDir)
       const root = await signedGet(`${service.origin}/t/atom/lists`, { username, password: apiPassword })
@@ -246,10 +247,10 @@ describe('--resources', () => {
   })
 
   it('refuses a folder that does not hold the resources, naming what is missing', async () => {
-    await expect(startService({ port: 0, dataDir, demo: true, resources: folder })).rejects.toThrow(
+    await expect(startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true, resources: folder })).rejects.toThrow(
       `The ISBN catalogue ${join(folder, 'catalogue', 'books.json')} could not be read`,
     )
     cpSync(join(repoResources, 'catalogue'), join(folder, 'catalogue'), { recursive: true })
-    await expect(startService({ port: 0, dataDir, demo: true, resources: folder })).rejects.toThrow(join(folder, 'demo-photos'))
+    await expect(startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true, resources: folder })).rejects.toThrow(join(folder, 'demo-photos'))
   })
 })

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openStore, type Store } from '.'
+import { type Store } from '.'
+import { openTestStore } from '../testing/postgres'
 
 describe('events', () => {
   let dataDir: string
@@ -10,7 +11,7 @@ describe('events', () => {
   let actorId: number
   beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-events-'))
-    store = await openStore(dataDir)
+    store = await openTestStore(dataDir)
     actorId = (await store.users.add({ username: 'ana', displayName: 'Ana', loginPassword: 'login-pw-ana', apiPassword: 'api-pw-ana' })).id
   })
   afterEach(async () => {

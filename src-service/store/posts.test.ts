@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openStore, type PostFields, type Store, type Weblog } from '.'
+import { type PostFields, type Store, type Weblog } from '.'
+import { openTestStore } from '../testing/postgres'
 
 describe('posts, categories and idempotency records', () => {
   let dataDir: string
@@ -11,7 +12,7 @@ describe('posts, categories and idempotency records', () => {
   let weblog: Weblog
   beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-posts-'))
-    store = await openStore(dataDir)
+    store = await openTestStore(dataDir)
     authorId = (await store.users.add({ username: 'ana', displayName: 'Ana', loginPassword: 'login-pw', apiPassword: 'api-pw' })).id
     weblog = await store.weblogs.add({ ownerId: authorId, title: 'Notebook', slug: 'notebook' })
   })

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openStore, type EventRecord, type Post, type Store } from '.'
+import { type EventRecord, type Post, type Store } from '.'
+import { openTestStore } from '../testing/postgres'
 
 describe('social graph store', () => {
   let dataDir: string
@@ -14,7 +15,7 @@ describe('social graph store', () => {
   let post: Post
   beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-social-'))
-    store = await openStore(dataDir)
+    store = await openTestStore(dataDir)
     const add = async (username: string) =>
       (await store.users.add({ username, displayName: username.toUpperCase(), loginPassword: 'login-pw', apiPassword: 'api-pw' })).id
     ana = await add('ana')

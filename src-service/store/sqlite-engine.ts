@@ -5,7 +5,7 @@
 // back, so none ever lands in someone else's transaction. Nested transactions are savepoints, and take turns likewise.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { SqliteDatabase } from '../../src-shared/sqlite'
-import type { Engine, Params, Row } from './engine'
+import { readsInsertedId, type Engine, type Params, type Row } from './engine'
 import { migrations, type Migration } from './migrations'
 import { newerSchemaError } from './newer-schema'
 
@@ -15,11 +15,6 @@ interface Level {
   readonly savepoint: string | null
   open: boolean
 }
-
-// What `get` and `all` write besides inserts that read their id back (dialect.ts) is the OAuth ledger's bookkeeping
-// (a nonce used, a token's state), which no rendering reads: counting it would make every signed request stale every
-// cached page and ETag, so only those inserts count, as they did when they went through `run`.
-const INSERT_READING_ITS_ID = /^\s*INSERT\b[\s\S]*\bRETURNING id\s*$/i
 
 export class SqliteEngine implements Engine {
   readonly dialect = 'sqlite'
@@ -146,7 +141,7 @@ export class SqliteEngine implements Engine {
   }
 
   #count(sql: string): void {
-    if (INSERT_READING_ITS_ID.test(sql)) this.#writes++
+    if (readsInsertedId(sql)) this.#writes++
   }
 }
 

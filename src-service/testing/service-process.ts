@@ -4,6 +4,7 @@ import { once } from 'node:events'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { testDatabaseOption } from './postgres'
 import { readSandboxFile, type Sandbox } from './service-fixture'
 
 const repoRoot = join(import.meta.dirname, '..', '..')
@@ -62,15 +63,18 @@ export interface ServiceProcessOptions {
 }
 
 /**
- * Starts the service on `port` (0: any free port); a data dir from an earlier run keeps its accounts and posts.
+ * Starts the service on `port` (0: any free port); a data dir from an earlier run keeps its accounts and posts (on
+ * PostgreSQL, under BLOGDESK_TEST_ENGINE=postgres, in the database testDatabaseOption gives that dir).
  * Offline: a test never sends a list-item lookup off this machine.
  */
 export async function startServiceProcess(dataDir: string, port = 0, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
   await mkdir(dataDir, { recursive: true })
+  const { database } = await testDatabaseOption(dataDir)
   const simulate = options.simulateSeconds === undefined ? [] : ['--simulate', String(options.simulateSeconds)]
   const started = await spawnListening([
     'src-service/server.ts',
     ...['--port', String(port), '--data-dir', dataDir, '--demo', '--offline'],
+    ...(database === undefined ? [] : ['--database', database]),
     ...simulate,
     ...(options.noLiveStreams ? ['--no-live'] : []),
     ...(options.noCollectionFeeds ? ['--no-collection-feeds'] : []),
