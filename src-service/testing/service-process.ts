@@ -60,6 +60,8 @@ export interface ServiceProcessOptions {
   drainDelaySeconds?: number
   /** --public-origin: where clients reach it (a load balancer), which every href starts with. */
   publicOrigin?: string
+  /** On PostgreSQL, the data dir whose database this instance shares (several instances, one database); its own when absent. */
+  databaseOf?: string
 }
 
 /**
@@ -69,7 +71,7 @@ export interface ServiceProcessOptions {
  */
 export async function startServiceProcess(dataDir: string, port = 0, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
   await mkdir(dataDir, { recursive: true })
-  const { database } = await testDatabaseOption(dataDir)
+  const { database } = await testDatabaseOption(options.databaseOf ?? dataDir)
   const simulate = options.simulateSeconds === undefined ? [] : ['--simulate', String(options.simulateSeconds)]
   const started = await spawnListening([
     'src-service/server.ts',
