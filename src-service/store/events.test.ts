@@ -37,6 +37,26 @@ describe('events', () => {
     expect(await store.events.streamPage(actorId, null, 10)).toEqual([kept])
   })
 
+  it('tells listeners once the recording transaction has committed, so what they read holds the event, and never of a rolled back one', async () => {
+    const heard: number[] = []
+    let reads = Promise.resolve()
+    store.events.onRecorded(() => (reads = store.events.totalBy(actorId).then((total) => void heard.push(total))))
+    await store.transaction(async () => {
+      await store.events.record({ actorId, verb: 'NewAsset', objectType: 'Photo', objectId: 1 })
+      // Time enough for a listener told at once to read before the commit.
+      await new Promise((resolve) => setTimeout(resolve, 30))
+    })
+    await expect(
+      store.transaction(async () => {
+        await store.events.record({ actorId, verb: 'NewAsset', objectType: 'Photo', objectId: 2 })
+        throw new Error('the photo could not be stored')
+      }),
+    ).rejects.toThrow('could not be stored')
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    await reads
+    expect(heard).toEqual([1])
+  })
+
   it('keeps no event when the transaction that creates its object fails', async () => {
     await expect(
       store.transaction(async () => {

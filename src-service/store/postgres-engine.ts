@@ -22,8 +22,9 @@ interface TransactionScope {
   depth: number
   /** Nested transactions of this level, one after the other: two savepoints must never interleave. */
   nested: Promise<unknown>
-  /** Shared by every level of one transaction: whether it ran a statement that counts as a write (engine.ts). */
-  outermost: { wrote: boolean }
+  /** Shared by every level of one transaction: whether it ran a statement that counts as a write (engine.ts), and
+   * what to call once it has committed. */
+  outermost: { wrote: boolean; committed: (() => void)[] }
 }
 
 const MAX_CACHED_STATEMENTS = 512
@@ -128,6 +129,12 @@ export class PostgresEngine implements Engine {
     return turn
   }
 
+  afterCommit(callback: () => void): void {
+    const scope = this.#scope.getStore()
+    if (scope) scope.outermost.committed.push(callback)
+    else callback()
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
@@ -139,12 +146,13 @@ export class PostgresEngine implements Engine {
     let broken: unknown
     try {
       await client.query('BEGIN')
-      const outermost = { wrote: false }
+      const outermost = { wrote: false, committed: [] as (() => void)[] }
       const result = await this.#scope.run({ client, depth: 0, nested: Promise.resolve(), outermost }, work)
       // Last, just before COMMIT: the one row every writing transaction updates is locked only while committing, and
       // a transaction waiting for it holds nothing the holder still needs, so it cannot deadlock.
       if (outermost.wrote) await client.query(`UPDATE ${WRITES_TABLE} SET version = version + 1`)
       await client.query('COMMIT')
+      for (const callback of outermost.committed) callback()
       return result
     } catch (error) {
       await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError))

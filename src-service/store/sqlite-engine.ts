@@ -14,6 +14,8 @@ interface Level {
   readonly parent: Level | null
   readonly savepoint: string | null
   open: boolean
+  /** What to call once the outermost transaction has committed (kept on the outermost level only). */
+  readonly committed: (() => void)[]
 }
 
 export class SqliteEngine implements Engine {
@@ -86,7 +88,7 @@ export class SqliteEngine implements Engine {
     const parent = this.#innermost
     const savepoint = parent ? `nested_${++this.#savepoints}` : null
     this.#db.control(savepoint ? `SAVEPOINT ${savepoint}` : 'BEGIN IMMEDIATE')
-    const level: Level = { parent, savepoint, open: true }
+    const level: Level = { parent, savepoint, open: true, committed: [] }
     this.#setInnermost(level)
     try {
       let result: T
@@ -97,6 +99,7 @@ export class SqliteEngine implements Engine {
         while (this.#innermost !== level) await this.#innermostChanged.promise
       }
       this.#db.control(savepoint ? `RELEASE ${savepoint}` : 'COMMIT')
+      if (!parent) for (const callback of level.committed) callback()
       return result
     } catch (error) {
       // A failed COMMIT, or an error SQLite answers by rolling back itself, may have ended the transaction already.
@@ -111,6 +114,13 @@ export class SqliteEngine implements Engine {
       level.open = false
       this.#setInnermost(parent)
     }
+  }
+
+  afterCommit(callback: () => void): void {
+    let outermost = this.#callersLevel()
+    while (outermost?.parent) outermost = outermost.parent
+    if (outermost) outermost.committed.push(callback)
+    else callback()
   }
 
   /** Closes the file once no transaction (other than the caller's own) is open. */
