@@ -30,6 +30,8 @@ const SCHEDULED_RELEASE_INTERVAL_MS = 5_000
 
 export interface ServiceOptions {
   dataDir: string
+  /** A PostgreSQL URL (`--database`): the data there, the data dir keeping the key and media only. SQLite when absent. */
+  database?: string
   /** Seed the demo account (on first start) and report its credentials. */
   demo?: boolean
   /** How list items are filled in from elsewhere: allow-listed hosts, the ISBN catalogue, limits. */
@@ -66,6 +68,7 @@ export interface Service {
 
 export async function createService({
   dataDir,
+  database,
   demo = false,
   lookup,
   rateLimit,
@@ -78,7 +81,7 @@ export async function createService({
   log,
 }: ServiceOptions): Promise<Service> {
   const files = serviceResources(resources)
-  const store = await openStore(dataDir)
+  const store = await openStore(dataDir, database === undefined ? {} : { database })
   try {
     const media = MediaLibrary.open(dataDir)
     const sandbox = demo ? await ensureDemoAccount(store, media, files) : null

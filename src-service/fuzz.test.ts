@@ -11,6 +11,7 @@ import { startService, type RunningService } from './server'
 import { SqliteEngine } from './store/sqlite-engine'
 import { DATABASE_FILE } from './store'
 import { readSandboxFile } from './testing/service-fixture'
+import { testDatabaseOption } from './testing/postgres'
 
 const MUTANTS = 2000
 const fixture = (name: string) => readFixture(`atom03/${name}`)
@@ -122,7 +123,7 @@ describe('the service under malformed requests', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-fuzz-'))
-    service = await startService({ port: 0, dataDir, demo: true, lookup: { offline: true } })
+    service = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true, lookup: { offline: true } })
     const sandbox = readSandboxFile(dataDir)
     credentials = { username: sandbox.username, password: sandbox.apiPassword }
     const weblogLinks = await links('/t/atom/weblog')
@@ -183,6 +184,6 @@ describe('the service under malformed requests', () => {
     } finally {
       await db.close()
     }
-    service = await startService({ port: 0, dataDir, demo: true, lookup: { offline: true } })
+    service = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true, lookup: { offline: true } })
   })
 })

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWsseHeader, parseXml, readFeed, WsseVerifier } from '../../src-protocol'
-import { openStore, type Store } from '../store'
+import { type Store } from '../store'
 import { melody, signedGet, startTestService, type ServiceFixture } from '../testing/service-fixture'
+import { openTestStore } from '../testing/postgres'
 
 /** Lowered from the production bound so that a flood one past it takes seconds, not minutes. */
 const NONCES_PER_USER = 1_000
@@ -75,7 +76,7 @@ describe('WSSE failures', () => {
   let store: Store
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-wsse-timing-'))
-    store = await openStore(dataDir)
+    store = await openTestStore(dataDir)
     await store.users.add({ ...melody, apiPassword: melody.password })
   })
   afterAll(async () => {

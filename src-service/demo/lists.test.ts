@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NS, readEntry, readLinkFeed } from '../../src-protocol'
 import { startService } from '../server'
-import { openStore } from '../store'
 import { readSandboxFile, signedRequest } from '../testing/service-fixture'
+import { openTestStore, testDatabaseOption } from '../testing/postgres'
 
 describe('demo lists', () => {
   let dataDir: string
@@ -16,7 +16,7 @@ describe('demo lists', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
   async function readDemoLists(): Promise<{ titles: string[]; firstBook: string | null; pages: string[] }> {
-    const service = await startService({ port: 0, dataDir, demo: true })
+    const service = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true })
     try {
       const sandbox = readSandboxFile(dataDir)
       const credentials = { username: sandbox.username, password: sandbox.apiPassword }
@@ -53,7 +53,7 @@ describe('demo lists', () => {
 
   it('announces every item with a NewAsset event, and seeds nothing twice on a restart', async () => {
     await readDemoLists()
-    const store = await openStore(dataDir)
+    const store = await openTestStore(dataDir)
     try {
       const user = (await store.users.find('melody'))!
       const lists = await store.lists.ownedBy(user.id)

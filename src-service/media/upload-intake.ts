@@ -33,6 +33,7 @@ export async function addUpload<T>(
     const now = formatW3cDate(new Date())
     const storedName = library.newStoredName('uploads', weblog.id, splitExtension(requestedName)[1])
     return await library.recordWithFiles(store.transaction, [{ from: file.path, to: storedName }], async () => {
+      await store.uploads.lockNames(weblog.id)
       const filename = await firstFreeName(requestedName, (candidate) => store.uploads.has(weblog.id, candidate))
       const upload = await store.uploads.add(
         weblog.id,

@@ -9,10 +9,11 @@ import { readFixture } from '../../src-protocol/test-fixtures'
 import { applicationUrls } from '../auth/oauth-urls'
 import { PagingTokens, TOKEN_LIFETIME_MS } from '../json/paging'
 import { startService } from '../server'
-import { openStore, SECRET_KEY_FILE, type Store } from '../store'
+import { SECRET_KEY_FILE, type Store } from '../store'
 import { SecretBox } from '../store/secret-box'
 import { signedFetch, type KeyAndSecret } from '../testing/oauth-client'
 import { ivy, melody, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
+import { openTestStore, testDatabaseOption } from '../testing/postgres'
 
 const documentedExample = (name: string): unknown => JSON.parse(readFixture(`json/${name}`))
 
@@ -630,7 +631,7 @@ describe('the rate limit', () => {
   let userUrlId: string
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-rate-limit-'))
-    const store = await openStore(dataDir)
+    const store = await openTestStore(dataDir)
     try {
       const user = await store.users.add({ username: 'ana', displayName: 'Ana', loginPassword: 'login-pw', apiPassword: 'api-pw' })
       userUrlId = await store.directory.urlIdOf('User', user.id)
@@ -643,7 +644,7 @@ describe('the rate limit', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
   it('is off by default', async () => {
-    const running = await startService({ port: 0, dataDir, lookup: { offline: true } })
+    const running = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), lookup: { offline: true } })
     try {
       const statuses = await Promise.all(Array.from({ length: 30 }, () => fetch(`${running.origin}/users/${userUrlId}.json`).then((r) => r.status)))
       expect(new Set(statuses)).toEqual(new Set([200]))
@@ -653,7 +654,7 @@ describe('the rate limit', () => {
   })
 
   it('answers 503 with Retry-After past each client’s allowance; a signed client has its own', async () => {
-    const running = await startService({ port: 0, dataDir, lookup: { offline: true }, rateLimit: 3 })
+    const running = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), lookup: { offline: true }, rateLimit: 3 })
     try {
       const url = `${running.origin}/users/${userUrlId}.json`
       for (let n = 0; n < 3; n++) expect((await fetch(url)).status).toBe(200)

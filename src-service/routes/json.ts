@@ -206,7 +206,8 @@ function userEvents(store: Store, tokens: PagingTokens, streams: RenderCache, of
     }
     const hour = Math.floor(Date.now() / 3_600_000)
     const address = createHash('sha1').update(`${context.origin}${context.request.url ?? ''}`).digest('base64url')
-    const etag = `W/"${run}.${store.writes}.${hour}.${address.slice(0, 12)}"`
+    const writes = await store.writes()
+    const etag = `W/"${run}.${writes}.${hour}.${address.slice(0, 12)}"`
     const headers: Record<string, string> = { ETag: etag, 'Cache-Control': 'no-cache' }
     if (offersLive) {
       const live = `${context.origin}/users/${encodeURIComponent(context.params['userId']!)}/events/live`
@@ -244,7 +245,7 @@ function userEvents(store: Store, tokens: PagingTokens, streams: RenderCache, of
           totalResults: await store.events.totalBy(person.id),
         }
         return JSON.stringify(document)
-      }),
+      }, writes),
       headers,
     )
   }

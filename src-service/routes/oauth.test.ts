@@ -10,6 +10,7 @@ import { startService } from '../server'
 import { formFields, send, signedFetch, signRequest, type KeyAndSecret } from '../testing/oauth-client'
 import { ivy, melody, startTestService, type ServiceFixture } from '../testing/service-fixture'
 import { REQUEST_TOKEN_LIFETIME_MS } from './oauth'
+import { testDatabaseOption } from '../testing/postgres'
 
 /** A loopback web server standing in for the application's callback: it remembers the queries it was sent. */
 interface CallbackServer {
@@ -479,7 +480,7 @@ describe('the sandbox (--demo)', () => {
   it('writes a consumer secret and a pre-approved access token for the demo user into sandbox.json', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-oauth-demo-'))
     try {
-      let running = await startService({ port: 0, dataDir, demo: true, lookup: { offline: true } })
+      let running = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true, lookup: { offline: true } })
       const read = () => JSON.parse(readFileSync(join(dataDir, 'sandbox.json'), 'utf8')) as Record<string, string>
       const first = read()
       expect(Object.keys(first)).toEqual(expect.arrayContaining(['apiKey', 'apiSecret', 'authToken', 'authTokenSecret']))
@@ -490,7 +491,7 @@ describe('the sandbox (--demo)', () => {
       expect(await (await identify()).json()).toMatchObject({ preferredUsername: first['username'] })
 
       await running.close()
-      running = await startService({ port: 0, dataDir, demo: true, lookup: { offline: true } })
+      running = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true, lookup: { offline: true } })
       const second = read()
       expect([second['apiSecret'], second['authToken'], second['authTokenSecret']]).toEqual([
         first['apiSecret'],

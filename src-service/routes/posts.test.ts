@@ -303,6 +303,18 @@ describe('weblog posts over Atom', () => {
         await expectError(await send('POST', feed, entryXml(), { 'Idempotency-Key': key }), 400, /Idempotency-Key/)
       }
     })
+
+    it('makes one post of requests with one key that arrive together, and answers the others with its replay', async () => {
+      const headers = { 'Idempotency-Key': 'sent-eight-times-at-once' }
+      const body = entryXml({ title: 'Sent together' })
+      const answers = await Promise.all(Array.from({ length: 8 }, () => send('POST', feed, body, headers)))
+      expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(201))
+      expect(answers.filter((answer) => answer.headers.get('idempotent-replayed') === null)).toHaveLength(1)
+      expect(new Set(answers.map((answer) => answer.headers.get('location'))).size).toBe(1)
+      await Promise.all(answers.map((answer) => answer.arrayBuffer()))
+      const feedXml = await (await send('GET', feed)).text()
+      expect(readFeed(feedXml).entries.filter((entry) => entry.title === 'Sent together')).toHaveLength(1)
+    })
   })
 
   describe('golden requests from real clients', () => {

@@ -2,15 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { openStore, type Store } from '../store'
+import { type Store } from '../store'
 import { RenderCache } from './render-cache'
+import { openTestStore } from '../testing/postgres'
 
 describe('RenderCache', () => {
   let dataDir: string
   let store: Store
   beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-render-cache-'))
-    store = await openStore(dataDir)
+    store = await openTestStore(dataDir)
   })
   afterEach(async () => {
     await store.close()

@@ -15,10 +15,11 @@ export class RenderCache {
 
   /**
    * The document for `key`: rendered by `render` unless the store is unchanged since it last was. It is filed under
-   * the count of writes before rendering, so a write made while it renders makes it stale at once.
+   * the count of writes before rendering, so a write made while it renders makes it stale at once. A caller that has
+   * read the count for this request already passes it as `writes`.
    */
-  async document(key: string, render: () => Promise<string>): Promise<string> {
-    const writes = this.#store.writes
+  async document(key: string, render: () => Promise<string>, writes?: number): Promise<string> {
+    writes ??= await this.#store.writes()
     const cached = this.#entries.get(key)
     if (cached?.writes === writes) return cached.document
     const document = await render()

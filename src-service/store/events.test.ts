@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openStore, type Store } from '.'
+import { type Store } from '.'
+import { openTestStore } from '../testing/postgres'
 
 describe('events', () => {
   let dataDir: string
@@ -10,7 +11,7 @@ describe('events', () => {
   let actorId: number
   beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-events-'))
-    store = await openStore(dataDir)
+    store = await openTestStore(dataDir)
     actorId = (await store.users.add({ username: 'ana', displayName: 'Ana', loginPassword: 'login-pw-ana', apiPassword: 'api-pw-ana' })).id
   })
   afterEach(async () => {
@@ -36,6 +37,26 @@ describe('events', () => {
     expect(await store.events.streamPage(actorId, null, 10)).toEqual([kept])
   })
 
+  it('tells listeners once the recording transaction has committed, so what they read holds the event, and never of a rolled back one', async () => {
+    const heard: number[] = []
+    let reads = Promise.resolve()
+    store.events.onRecorded(() => (reads = store.events.totalBy(actorId).then((total) => void heard.push(total))))
+    await store.transaction(async () => {
+      await store.events.record({ actorId, verb: 'NewAsset', objectType: 'Photo', objectId: 1 })
+      // Time enough for a listener told at once to read before the commit.
+      await new Promise((resolve) => setTimeout(resolve, 30))
+    })
+    await expect(
+      store.transaction(async () => {
+        await store.events.record({ actorId, verb: 'NewAsset', objectType: 'Photo', objectId: 2 })
+        throw new Error('the photo could not be stored')
+      }),
+    ).rejects.toThrow('could not be stored')
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    await reads
+    expect(heard).toEqual([1])
+  })
+
   it('keeps no event when the transaction that creates its object fails', async () => {
     await expect(
       store.transaction(async () => {
@@ -47,7 +68,7 @@ describe('events', () => {
   })
 
   it('refuses a verb or object type the spec does not know', async () => {
-    await expect(store.events.record({ actorId, verb: 'Deleted' as never, objectType: 'Post', objectId: 1 })).rejects.toThrow(/CHECK/)
+    await expect(store.events.record({ actorId, verb: 'Deleted' as never, objectType: 'Post', objectId: 1 })).rejects.toThrow(/CHECK|violates check constraint/)
     expect(await store.events.streamPage(actorId, null, 10)).toEqual([])
   })
 })

@@ -71,7 +71,7 @@ export class Events {
         ':groupId': groupId,
       },
     )
-    this.#tellLater(event.actorId)
+    this.#db.afterCommit(() => this.#tellLater(event.actorId))
     return { ...event, id, urlId, published, groupId }
   }
 
@@ -151,9 +151,9 @@ export class Events {
   }
 
   /**
-   * Listeners hear of an event in a microtask, outside the transaction that recorded it: what they read waits until
-   * it has committed (they read the event) or rolled back (they find nothing new). Many events in one turn make one
-   * call.
+   * Listeners hear of an event once the transaction that recorded it has committed (Engine.afterCommit), in a
+   * microtask outside it: what they read includes the event on either engine, PostgreSQL's connections included. Many
+   * events in one turn make one call.
    */
   #tellLater(actorId: number): void {
     if (this.#listeners.size === 0) return

@@ -27,8 +27,19 @@ export class IdempotencyRecords {
     this.#db = db
   }
 
-  /** The record of `userId`'s `key` made within the last 24 hours of `now`, if any. */
+  /**
+   * The record of `userId`'s `key` made within the last 24 hours of `now`, if any. Inside the creating transaction it
+   * first waits for any other transaction holding the same key to end: SQLite's transactions take turns anyway, but
+   * PostgreSQL's run side by side (READ COMMITTED), where two requests with one key would both find nothing and then
+   * collide on the key's unique constraint. The lock is PostgreSQL's advisory one, released at commit.
+   */
   async find(userId: number, key: string, now = new Date()): Promise<IdempotencyRecord | null> {
+    if (this.#db.dialect === 'postgres') {
+      await this.#db.get("SELECT pg_advisory_xact_lock(hashtextextended(CAST(:userId AS TEXT) || ' ' || :key, 0))", {
+        ':userId': userId,
+        ':key': key,
+      })
+    }
     await this.#prune(now)
     const row = await this.#db.get('SELECT * FROM idempotency_keys WHERE user_id = :userId AND key = :key', {
       ':userId': userId,

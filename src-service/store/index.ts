@@ -16,6 +16,7 @@ import { Posts } from './posts'
 import { Profiles } from './profiles'
 import { SecretBox } from './secret-box'
 import { Comments, Favorites, Groups, Relationships } from './social'
+import { openPostgresEngine } from './postgres-engine'
 import { SqliteEngine } from './sqlite-engine'
 import { Users } from './users'
 import { Weblogs } from './weblogs'
@@ -60,8 +61,11 @@ export interface Store {
   readonly comments: Comments
   readonly batch: BatchReads
   readonly secrets: SecretBox
-  /** Grows with every write; a rendering of stored data stays current while it is unchanged (routes/render-cache.ts). */
-  readonly writes: number
+  /**
+   * Grows with every write that may change what a rendering shows, by this instance or (on PostgreSQL) any other
+   * sharing the database: a rendering stays current while it is unchanged (routes/render-cache.ts). One read each.
+   */
+  writes(): Promise<number>
   /**
    * Runs `work` in one transaction: all of it is stored, or (when it throws) none of it. Every store call `work` makes,
    * however deep in its awaits, belongs to it; nested calls are savepoints.
@@ -70,14 +74,10 @@ export interface Store {
   close(): Promise<void>
 }
 
-/** An engine that counts the statements that may have written what a rendering shows, which `Store.writes` passes on. */
-export interface CountingEngine extends Engine {
-  readonly writes: number
-}
-
 export interface StoreOptions {
-  /** The database, instead of the SQLite file in the data dir (which then holds the key and media only). */
-  engine?: CountingEngine
+  /** A PostgreSQL URL (database-url.ts): the data there instead of the SQLite file in the data dir, which then holds
+   * the key and media only. */
+  database?: string
 }
 
 /** Opens the store in `dataDir`, creating the dir, its key and (without another engine) its database on first use. */
@@ -85,11 +85,20 @@ export async function openStore(dataDir: string, options: StoreOptions = {}): Pr
   prepareDataDir(dataDir)
   const databaseFile = join(dataDir, DATABASE_FILE)
   const lock = lockDataDir(dataDir, databaseFile)
-  let db: CountingEngine
+  let db: Engine
+  let writes: () => Promise<number>
   let secrets: SecretBox
   try {
     secrets = SecretBox.openOrCreate(join(dataDir, SECRET_KEY_FILE))
-    db = options.engine ?? SqliteEngine.open(databaseFile)
+    if (options.database === undefined) {
+      const sqlite = SqliteEngine.open(databaseFile)
+      db = sqlite
+      writes = () => Promise.resolve(sqlite.writes)
+    } else {
+      const postgres = await openPostgresEngine(options.database)
+      db = postgres
+      writes = () => postgres.writeVersion()
+    }
   } catch (error) {
     lock.release()
     throw error
@@ -116,9 +125,7 @@ export async function openStore(dataDir: string, options: StoreOptions = {}): Pr
     comments: new Comments(db),
     batch: new BatchReads(db),
     secrets,
-    get writes() {
-      return db.writes
-    },
+    writes,
     transaction: (work) => db.transaction(work),
     close: () =>
       (closing ??= db.close().finally(() => lock.release())),

@@ -145,6 +145,19 @@ export class Uploads {
     this.#db = db
   }
 
+  /**
+   * Makes other transactions naming files of this weblog wait until the caller's ends, so a name found free (`has`)
+   * is still free when added. SQLite's transactions take turns anyway; PostgreSQL's run side by side (READ
+   * COMMITTED), where two uploads of one name would both find it free and collide on the unique constraint. The lock
+   * is PostgreSQL's advisory one, released at commit: call it inside the recording transaction.
+   */
+  async lockNames(weblogId: number): Promise<void> {
+    if (this.#db.dialect !== 'postgres') return
+    await this.#db.get("SELECT pg_advisory_xact_lock(hashtextextended('uploads ' || CAST(:weblogId AS TEXT), 0))", {
+      ':weblogId': weblogId,
+    })
+  }
+
   /** Whether the weblog already has a file of that name. */
   async has(weblogId: number, filename: string): Promise<boolean> {
     return (

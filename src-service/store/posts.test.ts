@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openStore, type PostFields, type Store, type Weblog } from '.'
+import { type PostFields, type Store, type Weblog } from '.'
+import { openTestStore } from '../testing/postgres'
 
 describe('posts, categories and idempotency records', () => {
   let dataDir: string
@@ -11,7 +12,7 @@ describe('posts, categories and idempotency records', () => {
   let weblog: Weblog
   beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-posts-'))
-    store = await openStore(dataDir)
+    store = await openTestStore(dataDir)
     authorId = (await store.users.add({ username: 'ana', displayName: 'Ana', loginPassword: 'login-pw', apiPassword: 'api-pw' })).id
     weblog = await store.weblogs.add({ ownerId: authorId, title: 'Notebook', slug: 'notebook' })
   })
@@ -38,7 +39,7 @@ describe('posts, categories and idempotency records', () => {
       found: [music, travel],
       unknown: ['Cats', 'cats'],
     })
-    await expect(store.categories.add(weblog.id, 'MUSIC')).rejects.toThrow(/UNIQUE/)
+    await expect(store.categories.add(weblog.id, 'MUSIC')).rejects.toThrow(/UNIQUE|duplicate key/)
     expect((await store.categories.of(weblog.id)).map((category) => category.name)).toEqual(['Music', 'Travel'])
   })
 
@@ -99,6 +100,19 @@ describe('posts, categories and idempotency records', () => {
     await store.idempotency.save(authorId, 'key-1', record, new Date('2026-03-02T10:00:01Z'))
   })
 
+  it('lets one of two transactions that look up the same key at once record it, and the other find that record', async () => {
+    const record = { request: 'POST /x', fingerprint: 'f', response: { status: 201, headers: {}, body: '' } }
+    const attempt = () =>
+      store.transaction(async () => {
+        if (await store.idempotency.find(authorId, 'raced')) return 'replayed'
+        // Long enough for the other transaction to look up the key too, were it not made to wait.
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        await store.idempotency.save(authorId, 'raced', record)
+        return 'recorded'
+      })
+    expect((await Promise.all([attempt(), attempt()])).sort()).toEqual(['recorded', 'replayed'])
+  })
+
   it('keeps no post, filing or event when the creating transaction fails at its last step', async () => {
     const music = await store.categories.add(weblog.id, 'Music')
     const record = { request: 'POST /x', fingerprint: 'f', response: { status: 201, headers: {}, body: '' } }
@@ -110,7 +124,7 @@ describe('posts, categories and idempotency records', () => {
         await store.events.record({ actorId: authorId, verb: 'NewAsset', objectType: 'Post', objectId: post.id })
         await store.idempotency.save(authorId, 'taken', record)
       }),
-    ).rejects.toThrow(/UNIQUE|PRIMARY KEY/)
+    ).rejects.toThrow(/UNIQUE|PRIMARY KEY|duplicate key/)
     expect(await store.posts.countIn(weblog.id)).toBe(0)
     expect(await store.events.streamPage(authorId, null, 10)).toEqual([])
   })

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openStore, type EventRecord, type Post, type Store } from '.'
+import { type EventRecord, type Post, type Store } from '.'
+import { openTestStore } from '../testing/postgres'
 
 describe('social graph store', () => {
   let dataDir: string
@@ -14,7 +15,7 @@ describe('social graph store', () => {
   let post: Post
   beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-social-'))
-    store = await openStore(dataDir)
+    store = await openTestStore(dataDir)
     const add = async (username: string) =>
       (await store.users.add({ username, displayName: username.toUpperCase(), loginPassword: 'login-pw', apiPassword: 'api-pw' })).id
     ana = await add('ana')
@@ -102,7 +103,7 @@ describe('social graph store', () => {
     expect(await store.relationships.has(ben, ana, 'neighbor')).toBe(false)
     expect(await store.relationships.has(ana, ben, 'friend')).toBe(false)
     expect(await store.relationships.targetsOf(ana, 'neighbor')).toEqual([ben])
-    await expect(store.relationships.add(ana, ana, 'friend', '2026-01-01T00:00:00Z')).rejects.toThrow(/CHECK/)
+    await expect(store.relationships.add(ana, ana, 'friend', '2026-01-01T00:00:00Z')).rejects.toThrow(/CHECK|violates check constraint/)
     expect(await store.favorites.add(ben, post.id, '2026-01-01T00:00:00Z')).toBe(true)
     expect(await store.favorites.add(ben, post.id, '2026-01-01T00:00:00Z')).toBe(false)
     expect(await store.favorites.countsFor([post.id])).toEqual(new Map([[post.id, 1]]))

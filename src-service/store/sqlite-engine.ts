@@ -5,7 +5,7 @@
 // back, so none ever lands in someone else's transaction. Nested transactions are savepoints, and take turns likewise.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { SqliteDatabase } from '../../src-shared/sqlite'
-import type { Engine, Params, Row } from './engine'
+import { readsInsertedId, type Engine, type Params, type Row } from './engine'
 import { migrations, type Migration } from './migrations'
 import { newerSchemaError } from './newer-schema'
 
@@ -14,12 +14,9 @@ interface Level {
   readonly parent: Level | null
   readonly savepoint: string | null
   open: boolean
+  /** What to call once the outermost transaction has committed (kept on the outermost level only). */
+  readonly committed: (() => void)[]
 }
-
-// What `get` and `all` write besides inserts that read their id back (dialect.ts) is the OAuth ledger's bookkeeping
-// (a nonce used, a token's state), which no rendering reads: counting it would make every signed request stale every
-// cached page and ETag, so only those inserts count, as they did when they went through `run`.
-const INSERT_READING_ITS_ID = /^\s*INSERT\b[\s\S]*\bRETURNING id\s*$/i
 
 export class SqliteEngine implements Engine {
   readonly dialect = 'sqlite'
@@ -91,7 +88,7 @@ export class SqliteEngine implements Engine {
     const parent = this.#innermost
     const savepoint = parent ? `nested_${++this.#savepoints}` : null
     this.#db.control(savepoint ? `SAVEPOINT ${savepoint}` : 'BEGIN IMMEDIATE')
-    const level: Level = { parent, savepoint, open: true }
+    const level: Level = { parent, savepoint, open: true, committed: [] }
     this.#setInnermost(level)
     try {
       let result: T
@@ -102,6 +99,7 @@ export class SqliteEngine implements Engine {
         while (this.#innermost !== level) await this.#innermostChanged.promise
       }
       this.#db.control(savepoint ? `RELEASE ${savepoint}` : 'COMMIT')
+      if (!parent) for (const callback of level.committed) callback()
       return result
     } catch (error) {
       // A failed COMMIT, or an error SQLite answers by rolling back itself, may have ended the transaction already.
@@ -116,6 +114,13 @@ export class SqliteEngine implements Engine {
       level.open = false
       this.#setInnermost(parent)
     }
+  }
+
+  afterCommit(callback: () => void): void {
+    let outermost = this.#callersLevel()
+    while (outermost?.parent) outermost = outermost.parent
+    if (outermost) outermost.committed.push(callback)
+    else callback()
   }
 
   /** Closes the file once no transaction (other than the caller's own) is open. */
@@ -146,7 +151,7 @@ export class SqliteEngine implements Engine {
   }
 
   #count(sql: string): void {
-    if (INSERT_READING_ITS_ID.test(sql)) this.#writes++
+    if (readsInsertedId(sql)) this.#writes++
   }
 }
 

@@ -7,6 +7,7 @@ import { SetupError } from '../setup-error'
 import { SqliteEngine } from './sqlite-engine'
 import { DATABASE_FILE, openStore, SECRET_KEY_FILE } from '.'
 import { migrations, type Migration } from './migrations'
+import { testEngine } from '../testing/postgres'
 
 const account = {
   username: 'melody',
@@ -15,7 +16,9 @@ const account = {
   apiPassword: 'api-password-9876543210',
 }
 
-describe('the service store', () => {
+// About the data dir and the SQLite file in it (its key, WAL mode, pid lock, migrations): PostgreSQL's counterparts are
+// postgres-engine.test.ts, postgres-migrations.test.ts and postgres-writes.test.ts, so the PostgreSQL run skips these.
+describe.skipIf(testEngine() === 'postgres')('the service store', () => {
   let dataDir: string
   beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-store-'))
@@ -106,7 +109,8 @@ describe('the service store', () => {
   })
 })
 
-describe('migrations', () => {
+// The SQLite file's migrations; postgres-migrations.test.ts has PostgreSQL's.
+describe.skipIf(testEngine() === 'postgres')('migrations', () => {
   let file: string
   beforeEach(async () => {
     file = join(mkdtempSync(join(tmpdir(), 'blogdesk-migrations-')), DATABASE_FILE)

@@ -7,7 +7,8 @@ import { expect } from 'vitest'
 import { createWsseHeader, parseSandboxFile, parseXml, SANDBOX_FILE, type SandboxFile, type WsseCredentials } from '../../src-protocol'
 import type { LookupOptions } from '../lookup'
 import { startService, type StartOptions } from '../server'
-import { openStore, type NewWeblog, type Store } from '../store'
+import type { NewWeblog, Store } from '../store'
+import { dropTestDatabase, openTestStore, testDatabaseOption } from './postgres'
 
 export interface TestAccount extends WsseCredentials {
   displayName: string
@@ -35,7 +36,7 @@ export async function startTestService(
 ): Promise<ServiceFixture> {
   const dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-service-'))
   const onStore = async <T>(work: (store: Store) => Promise<T>): Promise<T> => {
-    const store = await openStore(dataDir)
+    const store = await openTestStore(dataDir)
     try {
       return await work(store)
     } finally {
@@ -49,7 +50,8 @@ export async function startTestService(
     }
     await setUp(store)
   })
-  const start = (port: number) => startService({ port, dataDir, lookup, ...limits })
+  const database = await testDatabaseOption(dataDir)
+  const start = (port: number) => startService({ port, dataDir, ...database, lookup, ...limits })
   let running = await start(0)
   const { origin } = running
   return {
@@ -66,6 +68,7 @@ export async function startTestService(
     dispose: async () => {
       await running.close()
       rmSync(dataDir, { recursive: true, force: true })
+      await dropTestDatabase(dataDir)
     },
   }
 }
