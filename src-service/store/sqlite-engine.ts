@@ -183,8 +183,8 @@ export class SqliteEngine implements Engine {
   #rollBackMember(group: Group, savepoint: string | null, error: unknown): void {
     if (!this.#db.inTransaction) {
       // SQLite rolled back the whole transaction: whatever earlier members wrote is gone with it.
-      if (group.succeeded > 0) group.lost = new Error('The transaction was rolled back with another one that failed in the same group.', { cause: error })
-      else this.#group = null
+      if (group.succeeded === 0) this.#group = null
+      else group.lost = new Error('Rolled back with another transaction of its group, which failed.', { cause: error })
     } else if (savepoint) {
       this.#db.control(`ROLLBACK TO ${savepoint}`)
       this.#db.control(`RELEASE ${savepoint}`)
