@@ -150,8 +150,8 @@ export class PostgresEngine implements Engine {
       const result = await this.#scope.run({ client, depth: 0, nested: Promise.resolve(), outermost }, work)
       // Last, just before COMMIT: the one row every writing transaction updates is locked only while committing, and
       // a transaction waiting for it holds nothing the holder still needs, so it cannot deadlock.
-      if (outermost.wrote) await client.query(`UPDATE ${WRITES_TABLE} SET version = version + 1`)
-      await client.query('COMMIT')
+      // One round trip for both (the simple protocol runs several statements; an error skips those after it).
+      await client.query(outermost.wrote ? `UPDATE ${WRITES_TABLE} SET version = version + 1; COMMIT` : 'COMMIT')
       for (const callback of outermost.committed) callback()
       return result
     } catch (error) {

@@ -5,7 +5,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SqliteEngine } from './sqlite-engine'
 
 // A table of its own, so the tests say nothing about the service's schema.
-const schema = [{ version: 1, name: 'notes', sql: 'CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)' }]
+const schema = [
+  { version: 1, name: 'notes', sql: 'CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)' },
+  // Checked at COMMIT only: a way to make a group's COMMIT fail after every member's work succeeded.
+  {
+    version: 2,
+    name: 'links',
+    sql: 'CREATE TABLE links (id INTEGER PRIMARY KEY, note_id INTEGER NOT NULL REFERENCES notes (id) DEFERRABLE INITIALLY DEFERRED)',
+  },
+]
 
 /** Resolves after a few turns of the event loop: long enough for anything runnable to have run. */
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 5))
@@ -35,7 +43,7 @@ describe('the SQLite engine', () => {
     expect(engine.writes - writes).toBe(3)
   })
 
-  it('keeps two concurrent transactions apart: the second begins once the first has committed', async () => {
+  it('keeps two concurrent transactions apart: the second begins once the first has ended', async () => {
     const order: string[] = []
     let releaseFirst!: () => void
     const firstMayFinish = new Promise<void>((resolve) => (releaseFirst = resolve))
@@ -59,6 +67,94 @@ describe('the SQLite engine', () => {
     expect(order).toEqual(['first wrote', 'first done', 'second began'])
     // The second's rollback took only its own write.
     expect(await texts()).toEqual(['first 1', 'first 2'])
+  })
+
+  /** A transaction that writes `text` and then waits until the returned `finish` is called. */
+  const heldOpen = (text: string) => {
+    let finish!: () => void
+    const mayFinish = new Promise<void>((resolve) => (finish = resolve))
+    const transaction = engine.transaction(async () => {
+      await add(text)
+      await mayFinish
+    })
+    return { transaction, finish }
+  }
+
+  it('commits transactions that queued behind an open one together, acknowledging none before that COMMIT', async () => {
+    const order: string[] = []
+    const first = heldOpen('first')
+    await settle()
+    const queued = ['second', 'third'].map((text) =>
+      engine.transaction(async () => {
+        await add(text)
+        engine.afterCommit(() => order.push(`${text} heard of the commit`))
+        order.push(`${text} wrote`)
+      }),
+    )
+    const settled = [first.transaction, ...queued].map((transaction, n) => transaction.then(() => order.push(`${n} acknowledged`)))
+    await settle()
+    expect(order).toEqual([])
+    first.finish()
+    await Promise.all(settled)
+    // The first's work ended before the others began, but it was acknowledged only with them, after the one COMMIT.
+    expect(order).toEqual([
+      'second wrote',
+      'third wrote',
+      'second heard of the commit',
+      'third heard of the commit',
+      '0 acknowledged',
+      '1 acknowledged',
+      '2 acknowledged',
+    ])
+    expect(await texts()).toEqual(['first', 'second', 'third'])
+  })
+
+  it('rolls back only the member of a group that throws: the others keep their writes, in their order', async () => {
+    const first = heldOpen('first')
+    await settle()
+    const second = engine.transaction(() => add('second'))
+    const failing = engine.transaction(async () => {
+      await add('undone')
+      throw new Error('this one fails')
+    })
+    const fourth = engine.transaction(() => add('fourth'))
+    const failed = expect(failing).rejects.toThrow('this one fails')
+    first.finish()
+    await Promise.all([first.transaction, second, fourth, failed])
+    expect(await texts()).toEqual(['first', 'second', 'fourth'])
+  })
+
+  it('fails every member of a group whose COMMIT fails, and tells no listener', async () => {
+    const heard: string[] = []
+    const first = heldOpen('first')
+    await settle()
+    const second = engine.transaction(async () => {
+      await add('second')
+      engine.afterCommit(() => heard.push('second'))
+    })
+    // Its work succeeds; the missing note it links to fails the COMMIT.
+    const dangling = engine.transaction(() => engine.run('INSERT INTO links (note_id) VALUES (999)'))
+    const outcomes = Promise.allSettled([first.transaction, second, dangling])
+    first.finish()
+    const results = await outcomes
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected'])
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/i)
+    expect(heard).toEqual([])
+    expect(await texts()).toEqual([])
+    // The engine goes on: the next transaction commits on its own.
+    await engine.transaction(() => add('after'))
+    expect(await texts()).toEqual(['after'])
+  })
+
+  it('lets statements from outside wait for the group to commit, and then see all of it', async () => {
+    const first = heldOpen('first')
+    await settle()
+    const second = engine.transaction(() => add('second'))
+    const read = texts()
+    const third = engine.transaction(() => add('third'))
+    first.finish()
+    await Promise.all([first.transaction, second, third])
+    expect(await read).toEqual(['first', 'second', 'third'])
   })
 
   it('makes statements from outside wait until the open transaction has rolled back, and never join it', async () => {
