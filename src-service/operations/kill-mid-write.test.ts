@@ -101,6 +101,7 @@ describe('an instance on PostgreSQL killed with SIGKILL mid-write', () => {
       const running = instance!
       let killed = false
       const answered = new Set<Kind>()
+      let failure: unknown
       const writer = async (kind: Kind) => {
         while (!killed) {
           try {
@@ -108,19 +109,23 @@ describe('an instance on PostgreSQL killed with SIGKILL mid-write', () => {
             answered.add(kind)
           } catch (error) {
             // Only the kill may fail a request; anything else is a failure of the test.
-            if (!killed) throw error
+            if (!killed) {
+              failure ??= error
+              return
+            }
             cutOff++
           }
         }
       }
       const writers = WRITERS.map(writer)
       // Each kind has been acknowledged by this run of the instance before it is killed.
-      while (answered.size < WRITERS.length) await sleep(2)
+      while (answered.size < WRITERS.length && failure === undefined) await sleep(2)
       await sleep(randomInt(KILL_WINDOW_MS))
       killed = true
       process.kill(running.pid, 'SIGKILL')
       await running.exited
       await Promise.all(writers)
+      if (failure !== undefined) throw failure
       instance = await startServiceProcess(dir, 0, { database: database.url })
     }
     console.info(`kill mid-write: ${KILLS} kills, ${acknowledged.length} writes acknowledged, ${cutOff} cut off by a kill`)
