@@ -8,6 +8,7 @@ import { runExifPreviewBench } from './exif-preview'
 import { runFeedBench } from './feed'
 import { runFlushBench } from './flush'
 import { runImageSizesBench } from './image-sizes'
+import { runInstancesBench } from './instances'
 import { runLiveBench } from './live'
 import { runPhotoBench } from './photo'
 import { runPreviewBench } from './preview'
@@ -37,6 +38,7 @@ const suites: [string, () => Promise<BenchRow[]>][] = [
   ['Image sizes: images of a post scaled before upload', runImageSizesBench],
   ['Preview: a 10,000-word post in the weblog’s look', runPreviewBench],
   ['Search: 1,000 drafts and 5,000 cached posts', runSearchBench],
+  ['Service on PostgreSQL: two instances behind haproxy, and a photo POST', runInstancesBench],
 ]
 
 const only = process.argv.slice(2)

@@ -57,7 +57,8 @@ async function withService<T>(dataDir: string, work: (service: ServiceProcess) =
   }
 }
 
-async function checked(measuring: Promise<MeasuredRequest>): Promise<MeasuredRequest> {
+/** The measured POST, which must have made the photo. */
+export async function checked(measuring: Promise<MeasuredRequest>): Promise<MeasuredRequest> {
   const measured = await measuring
   if (measured.status !== 201) throw new Error(`The photo POST answered ${measured.status}: ${measured.responseBody}`)
   return measured

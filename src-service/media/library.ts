@@ -60,12 +60,21 @@ export class MediaLibrary {
 
   /**
    * Runs `record` in `transaction`, then moves each incoming file to its stored name before the commit: the rows
-   * and the files exist together or not at all (a file placed before a failed commit is removed again).
+   * and the files exist together or not at all (a file placed before a failed commit is removed again). `earlier`
+   * runs first in the transaction: an answer it finds (another request's, under the same Idempotency-Key, committed
+   * meanwhile) is the result instead, and nothing is recorded or placed.
    */
-  async recordWithFiles<T>(transaction: Transaction, files: readonly FileMove[], record: () => Promise<T>): Promise<T> {
+  async recordWithFiles<T>(
+    transaction: Transaction,
+    files: readonly FileMove[],
+    record: () => Promise<T>,
+    earlier: () => Promise<T | null> = async () => null,
+  ): Promise<T> {
     const placed: string[] = []
     try {
       return await transaction(async () => {
+        const answered = await earlier()
+        if (answered !== null) return answered
         const result = await record()
         for (const { from, to } of files) {
           this.#place(from, to)

@@ -19,13 +19,16 @@ export interface PhotoRequest extends ReceivedEntry {
 
 /**
  * Adds the photo; `respond` runs inside the transaction, once the photo and its event are recorded, so what it
- * records too (an idempotency key's answer) is kept or dropped with them. The received file is consumed either way.
+ * records too (an idempotency key's answer) is kept or dropped with them. `earlier` runs first in that transaction
+ * (see MediaLibrary.recordWithFiles): the answer it finds is returned and no photo is added. The received file is
+ * consumed either way.
  */
 export async function addPhoto<T>(
   store: Store,
   library: MediaLibrary,
   request: PhotoRequest,
   respond: (photo: Photo) => Promise<T>,
+  earlier?: () => Promise<T | null>,
 ): Promise<T> {
   try {
     const { album, actorId, entry } = request
@@ -78,7 +81,7 @@ export async function addPhoto<T>(
         const added = await store.photos.add(album.id, fields, now)
         await store.events.record({ actorId, verb: 'NewAsset', objectType: 'Photo', objectId: added.id, published: now })
         return respond(added)
-      })
+      }, earlier)
     } finally {
       await discardIncoming(photo.thumbnail.path)
     }

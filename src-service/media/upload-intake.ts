@@ -13,12 +13,16 @@ export interface UploadRequest extends ReceivedEntry {
   weblog: Weblog
 }
 
-/** Stores the file; `respond` runs inside the recording transaction (see addPhoto). Consumes the received file. */
+/**
+ * Stores the file; `respond` and `earlier` run inside the recording transaction (see addPhoto). Consumes the received
+ * file.
+ */
 export async function addUpload<T>(
   store: Store,
   library: MediaLibrary,
   request: UploadRequest,
   respond: (upload: Upload) => Promise<T>,
+  earlier?: () => Promise<T | null>,
 ): Promise<T> {
   try {
     const { weblog, entry } = request
@@ -41,7 +45,7 @@ export async function addUpload<T>(
         now,
       )
       return respond(upload)
-    })
+    }, earlier)
   } finally {
     await request.file?.discard()
   }

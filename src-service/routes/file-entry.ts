@@ -11,8 +11,12 @@ import type { Reply } from './reply'
 
 export type FileEntryPost =
   | { earlier: Reply }
-  /** The receiver places or discards the file; with a key, it remembers its answer in the recording transaction. */
-  | { earlier: null; received: ReceivedEntry; idempotent: IdempotentRequest | null }
+  /**
+   * The receiver places or discards the file; with a key, it remembers its answer in the recording transaction, and
+   * first asks `meanwhile` there: a request with the same key received at the same moment may have been answered
+   * since (its transaction is waited for, as in posts.ts), and then that answer is replayed instead of a second copy.
+   */
+  | { earlier: null; received: ReceivedEntry; idempotent: IdempotentRequest | null; meanwhile: () => Promise<Reply | null> }
 
 export async function receiveFileEntry(
   request: IncomingMessage,
@@ -36,5 +40,6 @@ export async function receiveFileEntry(
     await received.file?.discard()
     return { earlier }
   }
-  return { earlier: null, received, idempotent }
+  const meanwhile = async () => idempotent && (await replay(records, userId, idempotent))
+  return { earlier: null, received, idempotent, meanwhile }
 }

@@ -84,13 +84,13 @@ function postPhoto(store: Store, library: MediaLibrary): AuthenticatedHandler {
     const album = await ownedAlbum(store, user, params['setId'])
     const incoming = await receiveFileEntry(request, store.idempotency, library, user.id)
     if (incoming.earlier) return incoming.earlier
-    const { received, idempotent } = incoming
+    const { received, idempotent, meanwhile } = incoming
     return addPhoto(store, library, { ...received, album, actorId: user.id }, async (photo) => {
       const body = writeEntry(photoEntry(origin, photo))
       const reply = { ...atomReply(201, body, { Location: photoPageUrl(origin, photo) }), body }
       if (idempotent) await remember(store.idempotency, user.id, idempotent, reply)
       return reply
-    })
+    }, meanwhile)
   }
 }
 

@@ -28,14 +28,14 @@ function uploadFile(store: Store, library: MediaLibrary): AuthenticatedHandler {
     const weblog = await ownedWeblog(store, user, params['blogId'])
     const incoming = await receiveFileEntry(request, store.idempotency, library, user.id)
     if (incoming.earlier) return incoming.earlier
-    const { received, idempotent } = incoming
+    const { received, idempotent, meanwhile } = incoming
     return addUpload(store, library, { ...received, weblog }, async (upload) => {
       const location = uploadUrl(origin, weblog.slug, upload.filename)
       const body = writeEntry(uploadEntry(origin, weblog, upload))
       const reply = { ...atomReply(201, body, { Location: location }), body }
       if (idempotent) await remember(store.idempotency, user.id, idempotent, reply)
       return reply
-    })
+    }, meanwhile)
   }
 }
 

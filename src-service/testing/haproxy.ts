@@ -20,6 +20,8 @@ export const TEST_CHECK_TIMING = 'inter 200ms fastinter 200ms downinter 200ms fa
 export interface Haproxy {
   /** http://127.0.0.1:<port>, where it listens. */
   url: string
+  /** Its process, for what it costs (bench/instances.ts reads its CPU time). */
+  pid: number
   /** Everything it logged, for the report of a failed test. */
   output(): string
   stop(): Promise<void>
@@ -75,7 +77,7 @@ export async function startHaproxy(port: number, backends: readonly number[]): P
     await stop()
     throw new Error(`haproxy did not start: ${(error as Error).message}\n--- its output ---\n${output()}`, { cause: error })
   }
-  return { url: `http://127.0.0.1:${port}`, output, stop }
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, output, stop }
 }
 
 /** A port free on loopback now, for haproxy to bind a moment later. */

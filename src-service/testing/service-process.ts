@@ -62,7 +62,7 @@ export interface ServiceProcessOptions {
   publicOrigin?: string
   /** On PostgreSQL, the data dir whose database this instance shares (several instances, one database); its own when absent. */
   databaseOf?: string
-  /** --database as given, whatever the engine under test (a benchmark's own cluster). */
+  /** A PostgreSQL URL (`--database`) whatever the engine under test: a bench's own cluster, or several instances. */
   database?: string
 }
 
@@ -73,7 +73,7 @@ export interface ServiceProcessOptions {
  */
 export async function startServiceProcess(dataDir: string, port = 0, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
   await mkdir(dataDir, { recursive: true })
-  const { database } = options.database ? options : await testDatabaseOption(options.databaseOf ?? dataDir)
+  const { database } = options.database === undefined ? await testDatabaseOption(options.databaseOf ?? dataDir) : options
   const simulate = options.simulateSeconds === undefined ? [] : ['--simulate', String(options.simulateSeconds)]
   const started = await spawnListening([
     'src-service/server.ts',
