@@ -10,6 +10,13 @@ import { DOMParser as ProseMirrorParser, DOMSerializer, type Node, type Schema }
 const inertDocument = document.implementation.createHTMLDocument('')
 const serializers = new WeakMap<Schema, DOMSerializer>()
 
+/**
+ * Each top-level block's HTML, kept while the block lives. A document's nodes never change, and an edit keeps the
+ * blocks it did not touch as the same objects: a save after typing serialises the blocks typed in, not the whole post
+ * (at 50,000 words, a task long enough to delay the next key).
+ */
+const blockHtml = new WeakMap<Node, string>()
+
 /** The post's HTML as saved: one top-level block per line, so the source view and the weblog's copy read well. */
 export function documentHtml(doc: Node): string {
   if (isEmptyDocument(doc)) return ''
@@ -21,8 +28,13 @@ export function documentHtml(doc: Node): string {
   const container = inertDocument.createElement('div')
   const blocks: string[] = []
   doc.forEach((block) => {
-    container.replaceChildren(serializer.serializeNode(block, { document: inertDocument }))
-    blocks.push(container.innerHTML)
+    let html = blockHtml.get(block)
+    if (html === undefined) {
+      container.replaceChildren(serializer.serializeNode(block, { document: inertDocument }))
+      html = container.innerHTML
+      blockHtml.set(block, html)
+    }
+    blocks.push(html)
   })
   return blocks.join('\n')
 }
@@ -68,6 +80,19 @@ export function sanitizeHtml(html: string): string {
 /** Letters and digits, joined by apostrophes or hyphens: the same words the history panel counts. */
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu
 
+/** Each top-level block's word count, kept while the block lives (as its HTML above). */
+const blockWords = new WeakMap<Node, number>()
+
+/** Counted block by block: blocks are apart (as a space), so no word spans two of them. */
 export function countWords(doc: Node): number {
-  return doc.textBetween(0, doc.content.size, ' ', ' ').match(WORD)?.length ?? 0
+  let count = 0
+  doc.forEach((block) => {
+    let words = blockWords.get(block)
+    if (words === undefined) {
+      words = block.textBetween(0, block.content.size, ' ', ' ').match(WORD)?.length ?? 0
+      blockWords.set(block, words)
+    }
+    count += words
+  })
+  return count
 }
