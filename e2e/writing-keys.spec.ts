@@ -3,6 +3,7 @@
 import { join } from 'node:path'
 import { DEMO_PHOTOS_FOLDER } from '../src-service/demo/photos'
 import { expect, test } from './fixtures'
+import { expectAccessible } from './harness/accessibility'
 import { saveScreenshot } from './harness/screenshots'
 import { EditorModel, fetchWeblogPosts, localDraft } from './models/editor'
 
@@ -29,6 +30,9 @@ test('clicking an image, pressing Ctrl+End and typing at once never replaces the
   await expect(editor.images, 'every fast try kept the image').toHaveCount(1)
   await expect(editor.text.locator('p').last()).toHaveText(typed)
   await saveScreenshot(app.page, testInfo, 'writing-keys-image-kept.png')
+  await app.page.emulateMedia({ colorScheme: 'dark' })
+  await saveScreenshot(app.page, testInfo, 'writing-keys-image-kept-dark.png')
+  await app.page.emulateMedia({ colorScheme: null })
   await expect(editor.saveState).toHaveText('Saved locally')
   const saved = (await localDraft(core, 'Tiles of Lisbon')).content
   expect(saved.match(/<img /g), 'the local draft has the image').toHaveLength(1)
@@ -46,6 +50,8 @@ test('an image is never the last thing in a post, shows it is selected, takes ty
   app,
   service,
 }, testInfo) => {
+  // An accessibility check in light and dark, on a machine shared with other work.
+  test.setTimeout(120_000)
   const editor = new EditorModel(app.page)
   await editor.openSandboxDrafts(app, service.sandbox)
   await editor.write('Trams', ['The 28 climbs to Graça.'])
@@ -59,6 +65,8 @@ test('an image is never the last thing in a post, shows it is selected, takes ty
   await app.page.emulateMedia({ colorScheme: 'dark' })
   await saveScreenshot(app.page, testInfo, 'writing-keys-image-selected-dark.png')
   await app.page.emulateMedia({ colorScheme: null })
+  await expectAccessible(app.page, testInfo, 'a selected image in the text')
+  await expect(editor.images, 'the check left the image selected').toHaveClass(/ProseMirror-selectednode/)
 
   await app.page.keyboard.type('Yellow and slow.')
   await expect(editor.images, 'typing over a selected image goes beside it').toHaveCount(1)
@@ -109,6 +117,9 @@ test('at machine speed, Enter in the title sends the next key to the text, and C
     await expect(editor.text.locator('p').last(), 'no key of the address landed in the text').toHaveText(`Boats leave from the ${word}`)
   }
   await saveScreenshot(app.page, testInfo, 'writing-keys-fast-links.png')
+  await app.page.emulateMedia({ colorScheme: 'dark' })
+  await saveScreenshot(app.page, testInfo, 'writing-keys-fast-links-dark.png')
+  await app.page.emulateMedia({ colorScheme: null })
 
   // Home, End and Shift+End act on the line where the caret is drawn, however fast the next key follows.
   await keyboard.press('ControlOrMeta+End')
