@@ -14,6 +14,8 @@ test('clicking an image, pressing Ctrl+End and typing at once never replaces the
   service,
   core,
 }, testInfo) => {
+  // 30 tries, a save and a publish: well within a minute alone, longer on a machine shared with other work.
+  test.setTimeout(120_000)
   const editor = new EditorModel(app.page)
   const weblog = await editor.openSandboxDrafts(app, service.sandbox)
   await editor.write('Tiles of Lisbon', ['Blue and white, on every other wall.'])
@@ -22,6 +24,8 @@ test('clicking an image, pressing Ctrl+End and typing at once never replaces the
 
   let typed = ''
   for (let attempt = 0; attempt < FAST_TRIES; attempt++) {
+    // Said at the try that lost it, rather than as a click waiting for an image that is gone.
+    await expect(editor.images, `the image is still there before try ${attempt + 1}`).toHaveCount(1)
     await editor.images.click()
     await app.page.keyboard.press('ControlOrMeta+End')
     await app.page.keyboard.type('ab')
