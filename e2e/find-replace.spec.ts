@@ -95,8 +95,8 @@ test('find highlights and counts the matches, goes next and back, and Replace al
 const LONG_TITLE = 'The whole coast, end to end'
 const LONG_PARAGRAPHS = Array.from({ length: 2_500 }, (_, index) =>
   index % 25 === 24
-    ? `<p>At mile ${index + 1} the lighthouse stands white above the rocks and the road bends down to the sea again.</p>`
-    : `<p>At mile ${index + 1} the ferry crosses the river at dawn and the gulls follow it to the other bank.</p>`,
+    ? `<p>At mile ${index + 1} the lighthouse stands white above the rocks and the road bends down to the sea once again.</p>`
+    : `<p>At mile ${index + 1} the ferry crosses the river at dawn and the gulls follow it to the other bank again.</p>`,
 )
 const LONG_SAVED = LONG_PARAGRAPHS.join('\n')
 /** A post this long takes seconds to open, and each step over all of it longer than usual, on a shared machine. */
@@ -119,6 +119,7 @@ test('in a 50,000-word post, find counts every match, Shift+Enter goes round to 
   await editor.openDrafts(weblog!.title)
   await editor.openDraft(LONG_TITLE)
   await expect(editor.text.locator('p')).toHaveCount(LONG_PARAGRAPHS.length, LONG_STEP)
+  await expect(app.page.getByText('50,000 words', { exact: true }), 'the post is as long as it says').toBeVisible(LONG_STEP)
   await editor.text.locator('p').first().click()
   await keyboard.press('ControlOrMeta+f')
   await expect(editor.findBar.getByRole('searchbox', { name: 'Find' })).toBeFocused()
