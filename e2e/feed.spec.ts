@@ -139,7 +139,9 @@ test('a friend’s feed: followed by name or as a neighbour, newest first, paged
   }
 })
 
-test('a newly followed friend’s remote images load only once the reader says so, and her HTML names nothing on the page', async ({ app, core, service }) => {
+test('a newly followed friend’s remote images load only once the reader says so, and her HTML names nothing on the page', async ({ app, core, service }, testInfo) => {
+  // A service restart and an accessibility check in light and dark, on a machine shared with other work.
+  test.setTimeout(120_000)
   const feed = new FeedModel(app.page)
   const { sandbox } = service
   // Any server's image would do: the page's own requests tell whether it was asked for.
@@ -164,6 +166,12 @@ test('a newly followed friend’s remote images load only once the reader says s
     // An id or name from a friend's HTML could shadow the page's own globals (DOM clobbering): neither is kept.
     await expect(feed.events.first().getByRole('link', { name: 'Timetables' })).toBeVisible()
     await expect(app.page.locator('[id="blog"], [name="api"]')).toHaveCount(0)
+    await saveScreenshot(app.page, testInfo, 'feed-remote-images-off.png')
+    await app.page.emulateMedia({ colorScheme: 'dark' })
+    await saveScreenshot(app.page, testInfo, 'feed-remote-images-off-dark.png')
+    await app.page.emulateMedia({ colorScheme: null })
+    await expectAccessible(app.page, testInfo, 'a friend’s feed with remote images not loaded')
+    expect(requested, 'still not asked for').not.toContain(pixel)
 
     await feed.main.getByRole('button', { name: 'Load remote images' }).click()
     await expect(feed.main.getByText('Remote images are loaded')).toBeVisible()

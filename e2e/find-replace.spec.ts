@@ -90,3 +90,61 @@ test('find highlights and counts the matches, goes next and back, and Replace al
   for (const name of ['Close', 'Replace all', 'Next match']) await expect(editor.findBar.getByRole('button', { name })).toBeInViewport()
   await expectAccessible(app.page, testInfo, 'find bar at 800×600')
 })
+
+/** 50,000 words: 2,500 paragraphs of 20 words, every 25th with the word looked for (100 matches). */
+const LONG_TITLE = 'The whole coast, end to end'
+const LONG_PARAGRAPHS = Array.from({ length: 2_500 }, (_, index) =>
+  index % 25 === 24
+    ? `<p>At mile ${index + 1} the lighthouse stands white above the rocks and the road bends down to the sea once again.</p>`
+    : `<p>At mile ${index + 1} the ferry crosses the river at dawn and the gulls follow it to the other bank again.</p>`,
+)
+const LONG_SAVED = LONG_PARAGRAPHS.join('\n')
+/** A post this long takes seconds to open, and each step over all of it longer than usual, on a shared machine. */
+const LONG_STEP = { timeout: 30_000 }
+
+test('in a 50,000-word post, find counts every match, Shift+Enter goes round to the last in view, and Replace all is one undo', async ({
+  app,
+  service,
+  core,
+}, testInfo) => {
+  test.setTimeout(180_000)
+  const account = await core.accounts.add(service.sandbox)
+  const [weblog] = await core.handlers['weblogs:list']({ accountId: account.id, refresh: true })
+  const draft = await core.handlers['drafts:create']({ accountId: account.id, weblogPostUri: weblog!.postUri })
+  await core.handlers['drafts:save']({ draftId: draft.id, title: LONG_TITLE, content: LONG_SAVED })
+  core.accounts.announce()
+
+  const editor = new EditorModel(app.page)
+  const keyboard = app.page.keyboard
+  await editor.openDrafts(weblog!.title)
+  await editor.openDraft(LONG_TITLE)
+  await expect(editor.text.locator('p')).toHaveCount(LONG_PARAGRAPHS.length, LONG_STEP)
+  await expect(app.page.getByText('50,000 words', { exact: true }), 'the post is as long as it says').toBeVisible(LONG_STEP)
+  await editor.text.locator('p').first().click()
+  await keyboard.press('ControlOrMeta+f')
+  await expect(editor.findBar.getByRole('searchbox', { name: 'Find' })).toBeFocused()
+  await keyboard.type('lighthouse')
+  await expect(editor.findCount).toHaveText('1 of 100', LONG_STEP)
+  await expect(editor.highlightedMatches).toHaveCount(100, LONG_STEP)
+  await keyboard.press('Shift+Enter')
+  await expect(editor.findCount, 'Shift+Enter from the first goes round to the last').toHaveText('100 of 100', LONG_STEP)
+  await expect(editor.text.locator('.find-match--current'), 'the last match, at the end of the post, is brought into view').toBeInViewport()
+  await saveScreenshot(app.page, testInfo, 'find-replace-50000-words.png')
+  await app.page.emulateMedia({ colorScheme: 'dark' })
+  await saveScreenshot(app.page, testInfo, 'find-replace-50000-words-dark.png')
+  await app.page.emulateMedia({ colorScheme: null })
+
+  await keyboard.press('ControlOrMeta+h')
+  await keyboard.type('beacon')
+  await editor.findBar.getByRole('button', { name: 'Replace all' }).click()
+  await expect(editor.findCount).toHaveText('Replaced 100', LONG_STEP)
+  await expect(editor.text.locator('p', { hasText: 'lighthouse' })).toHaveCount(0, LONG_STEP)
+  await expect(editor.text.locator('p', { hasText: 'beacon' })).toHaveCount(100)
+  await keyboard.press('Escape')
+  await expect(editor.text).toBeFocused()
+  await keyboard.press('ControlOrMeta+z')
+  await expect(editor.text.locator('p', { hasText: 'lighthouse' }), 'one undo restores every match').toHaveCount(100, LONG_STEP)
+  await expect(editor.text.locator('p', { hasText: 'beacon' })).toHaveCount(0)
+  await expect(editor.saveState).toHaveText('Saved locally', LONG_STEP)
+  await expect.poll(async () => (await localDraft(core, LONG_TITLE)).content === LONG_SAVED, { timeout: 30_000 }).toBe(true)
+})

@@ -9,7 +9,7 @@ import sharp from 'sharp'
 import { DEMO_PHOTOS_FOLDER } from '../src-service/demo/photos'
 import { expect, test } from './fixtures'
 import { expectAccessible } from './harness/accessibility'
-import { chooseFiles } from './harness/files'
+import { chooseFiles, pasteFiles } from './harness/files'
 import { saveScreenshot } from './harness/screenshots'
 import { fetchWeblogTitles } from './harness/weblog-listing'
 import { EditorModel, fetchWeblogPosts, localDraft } from './models/editor'
@@ -174,4 +174,28 @@ test('images without alt text are listed at publish, to describe or to publish a
   const decorative = /<img src="([^"]+)" alt="" \/>/.exec(published)
   expect(decorative, 'a decorative image says so with an empty alt').not.toBeNull()
   expect(sha256(await download(new URL(decorative![1]!, post!.permalink!).href)), 'the replacing photo was sent').toBe(sha256(readFileSync(TILES)))
+})
+
+test('a pasted image is asked for its alt text like one added from the toolbar, and keeps it', async ({ app, service, core }, testInfo) => {
+  test.setTimeout(120_000)
+  const editor = new EditorModel(app.page)
+  const [weblog] = await fetchWeblogTitles(service.sandbox)
+  await app.addAccount(service.sandbox)
+  await editor.openDrafts(weblog!)
+  await editor.write('Pasted in', ['A picture copied from elsewhere follows.'])
+
+  await pasteFiles(editor.text, [PHOTO])
+  const describe = editor.altTextDialog
+  await expect(describe, 'a pasted image is asked for its alt text too').toBeVisible()
+  const altField = describe.getByRole('textbox', { name: 'Alt text' })
+  await expect(altField).toHaveValue('Tram 28')
+  await expect(altField).toBeFocused()
+  await screenshots(app.page, testInfo, 'images-pasted-alt-dialog')
+  await altField.fill(ALT)
+  await app.page.keyboard.press('Enter')
+  await expect(describe).toHaveCount(0)
+  await expect(editor.images).toHaveCount(1)
+  await expect(editor.images).toHaveAttribute('alt', ALT)
+  await expect(editor.saveState).toHaveText('Saved locally')
+  expect((await localDraft(core, 'Pasted in')).content).toMatch(new RegExp(`<img src="blogdesk-media:[^"]+" alt="${ALT}"`))
 })

@@ -3,6 +3,7 @@
 import { join } from 'node:path'
 import { DEMO_PHOTOS_FOLDER } from '../src-service/demo/photos'
 import { expect, test } from './fixtures'
+import { expectAccessible } from './harness/accessibility'
 import { saveScreenshot } from './harness/screenshots'
 import { EditorModel, fetchWeblogPosts, localDraft } from './models/editor'
 
@@ -13,6 +14,8 @@ test('clicking an image, pressing Ctrl+End and typing at once never replaces the
   service,
   core,
 }, testInfo) => {
+  // 30 tries, a save and a publish: well within a minute alone, longer on a machine shared with other work.
+  test.setTimeout(120_000)
   const editor = new EditorModel(app.page)
   const weblog = await editor.openSandboxDrafts(app, service.sandbox)
   await editor.write('Tiles of Lisbon', ['Blue and white, on every other wall.'])
@@ -21,6 +24,8 @@ test('clicking an image, pressing Ctrl+End and typing at once never replaces the
 
   let typed = ''
   for (let attempt = 0; attempt < FAST_TRIES; attempt++) {
+    // Said at the try that lost it, rather than as a click waiting for an image that is gone.
+    await expect(editor.images, `the image is still there before try ${attempt + 1}`).toHaveCount(1)
     await editor.images.click()
     await app.page.keyboard.press('ControlOrMeta+End')
     await app.page.keyboard.type('ab')
@@ -29,6 +34,9 @@ test('clicking an image, pressing Ctrl+End and typing at once never replaces the
   await expect(editor.images, 'every fast try kept the image').toHaveCount(1)
   await expect(editor.text.locator('p').last()).toHaveText(typed)
   await saveScreenshot(app.page, testInfo, 'writing-keys-image-kept.png')
+  await app.page.emulateMedia({ colorScheme: 'dark' })
+  await saveScreenshot(app.page, testInfo, 'writing-keys-image-kept-dark.png')
+  await app.page.emulateMedia({ colorScheme: null })
   await expect(editor.saveState).toHaveText('Saved locally')
   const saved = (await localDraft(core, 'Tiles of Lisbon')).content
   expect(saved.match(/<img /g), 'the local draft has the image').toHaveLength(1)
@@ -46,6 +54,8 @@ test('an image is never the last thing in a post, shows it is selected, takes ty
   app,
   service,
 }, testInfo) => {
+  // An accessibility check in light and dark, on a machine shared with other work.
+  test.setTimeout(120_000)
   const editor = new EditorModel(app.page)
   await editor.openSandboxDrafts(app, service.sandbox)
   await editor.write('Trams', ['The 28 climbs to Graça.'])
@@ -59,6 +69,8 @@ test('an image is never the last thing in a post, shows it is selected, takes ty
   await app.page.emulateMedia({ colorScheme: 'dark' })
   await saveScreenshot(app.page, testInfo, 'writing-keys-image-selected-dark.png')
   await app.page.emulateMedia({ colorScheme: null })
+  await expectAccessible(app.page, testInfo, 'a selected image in the text')
+  await expect(editor.images, 'the check left the image selected').toHaveClass(/ProseMirror-selectednode/)
 
   await app.page.keyboard.type('Yellow and slow.')
   await expect(editor.images, 'typing over a selected image goes beside it').toHaveCount(1)
@@ -109,6 +121,9 @@ test('at machine speed, Enter in the title sends the next key to the text, and C
     await expect(editor.text.locator('p').last(), 'no key of the address landed in the text').toHaveText(`Boats leave from the ${word}`)
   }
   await saveScreenshot(app.page, testInfo, 'writing-keys-fast-links.png')
+  await app.page.emulateMedia({ colorScheme: 'dark' })
+  await saveScreenshot(app.page, testInfo, 'writing-keys-fast-links-dark.png')
+  await app.page.emulateMedia({ colorScheme: null })
 
   // Home, End and Shift+End act on the line where the caret is drawn, however fast the next key follows.
   await keyboard.press('ControlOrMeta+End')

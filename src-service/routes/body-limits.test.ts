@@ -22,19 +22,22 @@ function peakMemory(pid: number): number {
 
 /**
  * POSTs `bytes` of an entry that never ends, chunked (no Content-Length), as fast as the service reads it; stops
- * sending once the service answers or closes the connection. Resolves with the status, or 0 for a closed connection.
+ * sending once the service answers or closes the connection. Resolves with the status and the answer's text, or
+ * status 0 for a closed connection.
  */
-function postChunked(url: string, headers: Record<string, string>, bytes: number): Promise<number> {
+function postChunked(url: string, headers: Record<string, string>, bytes: number): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
     const chunk = Buffer.alloc(MIB, 'a')
     let answered = false
     const outgoing = request(url, { method: 'POST', headers: { ...headers, 'Transfer-Encoding': 'chunked' } }, (response) => {
       answered = true
-      response.resume()
-      response.on('end', () => resolve(response.statusCode ?? 0))
+      let body = ''
+      response.setEncoding('utf8')
+      response.on('data', (text: string) => (body += text))
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
     })
     outgoing.on('error', () => {
-      if (!answered) resolve(0)
+      if (!answered) resolve({ status: 0, body: '' })
     })
     outgoing.write('<entry xmlns="http://purl.org/atom/ns#"><title>')
     let sent = 0
@@ -74,13 +77,15 @@ describe('request bodies over a route’s limit', () => {
 
   it('are refused while they stream in, so concurrent chunked uploads raise memory far less than their size', async () => {
     const before = peakMemory(service.pid)
-    const statuses = await Promise.all(
+    const answers = await Promise.all(
       Array.from({ length: CONCURRENT_POSTS }, () => postChunked(feed, atomHeaders(), POST_BYTES)),
     )
     const growth = peakMemory(service.pid) - before
+    const statuses = answers.map((answer) => answer.status)
     console.log(`${CONCURRENT_POSTS} chunked POSTs of ${POST_BYTES / MIB} MiB: peak RSS grew ${(growth / MIB).toFixed(0)} MiB`)
     for (const status of statuses) expect([413, 0]).toContain(status)
     expect(statuses).toContain(413)
+    for (const { body } of answers.filter((answer) => answer.status === 413)) expect(body).toMatch(/larger than 16 MiB/)
     expect(growth).toBeLessThan((CONCURRENT_POSTS * POST_BYTES) / 3)
     // The service lives on and answers at once.
     expect((await fetch(`${service.url}/t/atom/weblog`, { headers: { 'X-WSSE': createWsseHeader(credentials()) } })).status).toBe(200)
