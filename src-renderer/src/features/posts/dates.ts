@@ -1,8 +1,9 @@
 // Dates as a person reads them in the posts list and the offline notices, in their own locale.
+import { dateFormat } from '../../lib/dateFormat'
 
-const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' })
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' })
-const exactFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' })
+const dayFormat = dateFormat({ day: 'numeric', month: 'short', year: 'numeric' })
+const timeFormat = dateFormat({ hour: '2-digit', minute: '2-digit' })
+const exactFormat = dateFormat({ dateStyle: 'full', timeStyle: 'short' })
 
 /** "12 Jan 2026" */
 export function formatDay(iso: string): string {
