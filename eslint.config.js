@@ -73,6 +73,33 @@ const mainProcess = (files, ...entries) => [
   { files, ignores: ['**/*.test.ts', '**/testing/**'], rules: { 'no-restricted-imports': ban(...entries, serviceCode) } },
 ]
 
+// Core's tests that start the service with a store set up (startTestService) or look into it (withStore).
+const storeUsingCoreTests = [
+  'src-main/core/accounts/accounts.test.ts',
+  'src-main/core/handlers/{accounts,collection-feeds,posts,preview}.test.ts',
+  'src-main/core/sync/{core,crash,engine,faults,offline}.test.ts',
+]
+
+/**
+ * The service's store is asynchronous, so a forgotten await is a race, or a promise where a value was meant: these
+ * type-aware rules make it a lint error in `files`, the code that uses the store. Type information costs lint time,
+ * so it is read for those files only, through `parserOptions`.
+ */
+const awaitedStore = (parserOptions, files) => [
+  {
+    files,
+    languageOptions: { parserOptions },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      // A promise returned from a try block without await escapes its catch and finally.
+      '@typescript-eslint/return-await': ['error', 'in-try-catch'],
+      // A promise in a condition is always true; callbacks returning promises are the routers' and timers' own idiom.
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+    },
+  },
+]
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'out/', 'dist/', '.tsbuild/', 'test-results/', 'playwright-report/'] },
   js.configs.recommended,
@@ -107,6 +134,12 @@ export default tseslint.config(
     files: ['src-shared/sqlite/**/*.ts'],
     rules: { 'no-restricted-imports': ban(electron, processesCode) },
   },
+  ...awaitedStore(
+    { projectService: true, tsconfigRootDir: import.meta.dirname },
+    ['src-service/**/*.ts', 'bench/events.ts', 'e2e/feed.spec.ts', 'e2e/categories.spec.ts'],
+  ),
+  // Core's tests are outside core's own tsconfig.json, which the project service would look for.
+  ...awaitedStore({ project: './src-main/tsconfig.test.json', tsconfigRootDir: import.meta.dirname }, storeUsingCoreTests),
   {
     files: ['src-renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

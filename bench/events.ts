@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { formatW3cDate } from '../src-protocol'
-import { openStore, type ObjectType, type Verb } from '../src-service/store'
+import { openStore, type ObjectType, type Post, type Verb } from '../src-service/store'
 import { startServiceProcess } from '../src-service/testing/service-process'
 import { drive, type LoadResult } from './load'
 import type { BenchRow } from './table'
@@ -27,7 +27,7 @@ export async function runEventsBench(): Promise<BenchRow[]> {
   try {
     // The first start seeds the sandbox: the demo user, friends, posts and comments the events can be about.
     await (await startServiceProcess(dataDir)).stop()
-    const seedSeconds = seedEvents(dataDir)
+    const seedSeconds = await seedEvents(dataDir)
     const service = await startServiceProcess(dataDir)
     try {
       const user = (await (await fetch(`${service.url}/users/${service.sandbox.username}.json`)).json()) as { urlId: string }
@@ -112,31 +112,36 @@ function median(values: number[]): number {
  * Stores EVENTS events for the demo user, about the sandbox's own objects, one every ten seconds back from now;
  * returns how long that took, in seconds.
  */
-function seedEvents(dataDir: string): number {
-  const store = openStore(dataDir)
+async function seedEvents(dataDir: string): Promise<number> {
+  const store = await openStore(dataDir)
   try {
     const begin = performance.now()
-    const userId = store.users.find('melody')!.id
-    const own = store.weblogs.ownedBy(userId).flatMap((weblog) => store.posts.page(weblog.id, 0, 100))
-    const friends = store.relationships.targetsOf(userId, 'neighbor')
-    const othersPosts = friends
-      .flatMap((friend) => store.weblogs.ownedBy(friend))
-      .flatMap((weblog) => store.posts.page(weblog.id, 0, 100))
+    const userId = (await store.users.find('melody'))!.id
+    const postsOf = async (userIds: number[]) => {
+      const posts: Post[] = []
+      for (const id of userIds) {
+        for (const weblog of await store.weblogs.ownedBy(id)) posts.push(...(await store.posts.page(weblog.id, 0, 100)))
+      }
+      return posts
+    }
+    const own = await postsOf([userId])
+    const friends = await store.relationships.targetsOf(userId, 'neighbor')
+    const othersPosts = await postsOf(friends)
     const kinds: [Verb, ObjectType, number[]][] = [
       ['NewAsset', 'Post', own.map((post) => post.id)],
       ['AddedFavorite', 'Post', othersPosts.map((post) => post.id)],
       ['AddedNeighbor', 'User', friends],
     ]
     const now = Date.now()
-    store.transaction(() => {
+    await store.transaction(async () => {
       for (let n = 0; n < EVENTS; n++) {
         const [verb, objectType, ids] = kinds[n % kinds.length]!
         const published = formatW3cDate(new Date(now - 86_400_000 - n * 10_000))
-        store.events.record({ actorId: userId, verb, objectType, objectId: ids[n % ids.length]!, published })
+        await store.events.record({ actorId: userId, verb, objectType, objectId: ids[n % ids.length]!, published })
       }
     })
     return (performance.now() - begin) / 1000
   } finally {
-    store.close()
+    await store.close()
   }
 }

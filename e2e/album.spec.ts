@@ -119,10 +119,11 @@ test('a photo uploaded while the service is down waits in the outbox, survives a
 }, testInfo) => {
   test.setTimeout(120_000)
   await app.addAccount(service.sandbox)
-  await new CollectionsModel(app.page).openAlbum(ALBUM)
+  const collections = new CollectionsModel(app.page)
+  await collections.openAlbum(ALBUM)
+  await collections.thumbnailsLoaded()
   await service.stop()
 
-  const collections = new CollectionsModel(app.page)
   await chooseFiles(collections.fileInput, [join(DEMO_PHOTOS_FOLDER, 'tram-28.jpg')])
   await expect(collections.fact('tram-28.jpg', 'Camera'), 'read on this computer: no server needed').toHaveText('Blogdesk Sandbox Camera')
   await collections.uploadButton.click()

@@ -29,21 +29,21 @@ class ServiceBehindTheApp {
 
   /** Adds a category to the demo weblog through the service's store. */
   addCategory(name: string): Promise<void> {
-    return this.#whileStopped(() => {
-      const store: Store = openStore(this.#running.dataDir)
+    return this.#whileStopped(async () => {
+      const store: Store = await openStore(this.#running.dataDir)
       try {
-        store.categories.add(store.weblogs.findBySlug(WEBLOG_SLUG)!.id, name)
+        await store.categories.add((await store.weblogs.findBySlug(WEBLOG_SLUG))!.id, name)
       } finally {
-        store.close()
+        await store.close()
       }
     })
   }
 
   /** Removes a category of the demo weblog, and the filing of its posts under it. The store offers no way to, so SQL. */
   removeCategory(name: string): Promise<void> {
-    return this.#whileStopped(() => {
+    return this.#whileStopped(async () => {
       // Opening the store as the service does takes over the data dir, clearing the lock the stopped service left.
-      openStore(this.#running.dataDir).close()
+      await (await openStore(this.#running.dataDir)).close()
       const database = new sqlite.Database(join(this.#running.dataDir, DATABASE_FILE))
       try {
         // The service keeps its database in WAL mode with an exclusive lock; that mode is the only way in.
@@ -63,9 +63,9 @@ class ServiceBehindTheApp {
     return this.#running.stop()
   }
 
-  async #whileStopped(work: () => void): Promise<void> {
+  async #whileStopped(work: () => Promise<void>): Promise<void> {
     await this.#running.stop()
-    work()
+    await work()
     this.#running = await startServiceProcess(this.#running.dataDir, this.#running.port)
   }
 }

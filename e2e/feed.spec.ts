@@ -14,26 +14,26 @@ const ARCHIVE_POSTS = 120
 const DAY_MS = 24 * 60 * 60 * 1000
 
 /** Gives Jane posts on the (stopped) service's store, each with its event, published `daysAgo`. */
-function giveJanePosts(dataDir: string, posts: { title: string; content: string; daysAgo: number }[]): void {
-  const store = openStore(dataDir)
+async function giveJanePosts(dataDir: string, posts: { title: string; content: string; daysAgo: number }[]): Promise<void> {
+  const store = await openStore(dataDir)
   try {
-    store.transaction(() => {
-      const jane = store.users.find('jane')!
-      const [weblog] = store.weblogs.ownedBy(jane.id)
+    await store.transaction(async () => {
+      const jane = (await store.users.find('jane'))!
+      const [weblog] = await store.weblogs.ownedBy(jane.id)
       for (const { title, content, daysAgo } of posts) {
         const issued = new Date(Date.now() - daysAgo * DAY_MS).toISOString().replace(/\.\d{3}Z$/, 'Z')
-        const post = store.posts.create(weblog!.id, jane.id, { title, content, contentKind: 'xhtml', summary: null, issued, categories: [] }, issued)
-        store.events.record({ actorId: jane.id, verb: 'NewAsset', objectType: 'Post', objectId: post.id, published: issued })
+        const post = await store.posts.create(weblog!.id, jane.id, { title, content, contentKind: 'xhtml', summary: null, issued, categories: [] }, issued)
+        await store.events.record({ actorId: jane.id, verb: 'NewAsset', objectType: 'Post', objectId: post.id, published: issued })
       }
     })
   } finally {
-    store.close()
+    await store.close()
   }
 }
 
 /** A long history for Jane, older than the demo's weeks of activity: posts from 40 to 160 days ago. */
-function giveJaneAnArchive(dataDir: string): void {
-  giveJanePosts(
+function giveJaneAnArchive(dataDir: string): Promise<void> {
+  return giveJanePosts(
     dataDir,
     Array.from({ length: ARCHIVE_POSTS }, (_, index) => ({
       title: `Archive note ${index + 1}`,
@@ -48,7 +48,7 @@ test('a friend’s feed: followed by name or as a neighbour, newest first, paged
   const feed = new FeedModel(app.page)
   const { sandbox } = service
   await service.stop()
-  giveJaneAnArchive(service.dataDir)
+  await giveJaneAnArchive(service.dataDir)
   let running: ServiceProcess = await startServiceProcess(service.dataDir, service.port)
   try {
     // The account, with its JSON side (the shell's settings connect it with OAuth; the sandbox has a token ready).
@@ -145,7 +145,7 @@ test('a newly followed friend’s remote images load only once the reader says s
   // Any server's image would do: the page's own requests tell whether it was asked for.
   const pixel = `http://127.0.0.1:${service.port}/tracking-pixel.gif?reader=melody`
   await service.stop()
-  giveJanePosts(service.dataDir, [{ title: 'Tram 28', content: `<p>Up the hill.</p><p><img src="${pixel}" alt="The tram at Graça"/></p><p><a id="blog" name="api" href="https://example.org/">Timetables</a></p>`, daysAgo: 0 }])
+  await giveJanePosts(service.dataDir, [{ title: 'Tram 28', content: `<p>Up the hill.</p><p><img src="${pixel}" alt="The tram at Graça"/></p><p><a id="blog" name="api" href="https://example.org/">Timetables</a></p>`, daysAgo: 0 }])
   const running = await startServiceProcess(service.dataDir, service.port)
   const requested: string[] = []
   app.page.on('request', (request) => requested.push(request.url()))

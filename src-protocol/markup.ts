@@ -1,7 +1,8 @@
 import { NS } from './namespaces'
-import { MARKUP_PART, type RawContent, type RawMarkup } from './raw-content'
+import { NamespaceScope } from './namespace-scope'
+import { MARKUP_PART, readRawContent, type RawContent, type RawMarkup } from './raw-content'
 import { XmlError } from './xml-error'
-import { readXml } from './xml-document'
+import { checkXml } from './xml-document'
 import { decodeText } from './xml-text'
 import { escapeAttribute } from './xml-writer'
 
@@ -10,7 +11,6 @@ import { escapeAttribute } from './xml-writer'
 const FRAGMENT_MAX_DEPTH = 60
 const FRAGMENT_OPEN = `<div xmlns="${NS.xhtml}">`
 const FRAGMENT_CLOSE = '</div>'
-const FRAGMENT_STOP_NODES = ['div']
 
 /**
  * Whether `fragment` is well-formed XML content (text and elements, as inside an element): balanced tags, quoted
@@ -20,11 +20,12 @@ const FRAGMENT_STOP_NODES = ['div']
  */
 export function isWellFormedMarkup(fragment: string): boolean {
   try {
-    readXml(FRAGMENT_OPEN + fragment + FRAGMENT_CLOSE, {
-      maxDepth: FRAGMENT_MAX_DEPTH + 1,
-      keepRaw: (_element, parent) => parent === null,
-      stopNodes: FRAGMENT_STOP_NODES,
-    })
+    const source = checkXml(FRAGMENT_OPEN + fragment + FRAGMENT_CLOSE, { maxDepth: FRAGMENT_MAX_DEPTH + 1 })
+    // Well-formed, the wrapper's end tag is the last one: its content is read as raw content straight away (every
+    // prefix resolved, as readXml's keeping it raw would), with no tree built first. Every reply with a post asks.
+    const scope = new NamespaceScope()
+    scope.declare('xmlns', NS.xhtml, 1, 'div')
+    readRawContent(source, FRAGMENT_OPEN.length, source.length - FRAGMENT_CLOSE.length, scope, 1)
     return true
   } catch (error) {
     if (error instanceof XmlError) return false

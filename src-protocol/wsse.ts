@@ -202,7 +202,8 @@ export class WsseVerifier {
     const nonceBytes = decodeNonce(nonce)
     const secret = password ?? ''
     const overBytes = digestsEqual(passwordDigest(nonceBytes, created, secret), givenDigest)
-    const overText = digestsEqual(passwordDigest(Buffer.from(nonce, 'utf8'), created, secret), givenDigest)
+    // A wrong password or an unknown user always costs both digests; only the right one can stop at the first.
+    const overText = overBytes || digestsEqual(passwordDigest(Buffer.from(nonce, 'utf8'), created, secret), givenDigest)
     if (password === null || !(overBytes || overText)) {
       return { ok: false, status: 401, message: MESSAGES.wrongCredentials }
     }

@@ -60,14 +60,22 @@ export function parseXml(xml: string, limits: XmlLimits = {}): XmlElement {
 
 /** Checks a whole document and builds its element tree, except the content of the elements `keepRaw` keeps. */
 export function readXml(xml: string, options: ReadXmlOptions = {}): ReadXmlResult {
-  const source = prepare(xml, options.maxBytes ?? MAX_XML_BYTES)
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH
-  checkWellFormed(source, { maxDepth, maxAttributes: MAX_ATTRIBUTES_PER_ELEMENT })
+  const source = checkXml(xml, options)
   const stopNodes = options.stopNodes ?? []
   const builder = new TreeBuilder(source, options.keepRaw ?? null, stopNodes)
   const root = builder.elementNodes(parse(stopNodes, source))[0]
   if (root === undefined) throw new XmlError('The document is empty: it contains no XML element.')
   return { root: builder.element(root, null, 1), raw: builder.raw }
+}
+
+/**
+ * Checks a whole document without building anything: what readXml refuses but for namespaces, which only a reading
+ * of its elements resolves. Answers the document as readers index it (no byte order mark, line breaks as XML reads them).
+ */
+export function checkXml(xml: string, limits: XmlLimits = {}): string {
+  const source = prepare(xml, limits.maxBytes ?? MAX_XML_BYTES)
+  checkWellFormed(source, { maxDepth: limits.maxDepth ?? DEFAULT_MAX_DEPTH, maxAttributes: MAX_ATTRIBUTES_PER_ELEMENT })
+  return source
 }
 
 /** The document without its byte order mark and with line breaks as XML reads them, or a refusal. */

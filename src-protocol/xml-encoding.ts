@@ -26,14 +26,21 @@ export function xmlEncodingOf(bytes: Uint8Array): string {
   return DECLARED_ENCODING.exec(head)?.[1]?.toLowerCase() ?? 'utf-8'
 }
 
+// Making a decoder costs more than decoding a post; one per encoding label (a few hundred exist) serves every call,
+// since decode() without { stream: true } keeps nothing from one call to the next.
+const decoders = new Map<string, InstanceType<typeof TextDecoder>>()
+
 /** Decodes an XML document by its own declaration; throws XmlError, naming the encoding, when it cannot. */
 export function decodeXml(bytes: Uint8Array): string {
   const encoding = xmlEncodingOf(bytes)
-  let decoder: InstanceType<typeof TextDecoder>
-  try {
-    decoder = new TextDecoder(encoding, { fatal: true })
-  } catch {
-    throw new XmlError(`The document is in the encoding "${encoding}", which cannot be read here. Send it as UTF-8.`)
+  let decoder = decoders.get(encoding)
+  if (!decoder) {
+    try {
+      decoder = new TextDecoder(encoding, { fatal: true })
+    } catch {
+      throw new XmlError(`The document is in the encoding "${encoding}", which cannot be read here. Send it as UTF-8.`)
+    }
+    decoders.set(encoding, decoder)
   }
   try {
     return decoder.decode(bytes)

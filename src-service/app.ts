@@ -30,6 +30,8 @@ const SCHEDULED_RELEASE_INTERVAL_MS = 5_000
 
 export interface ServiceOptions {
   dataDir: string
+  /** A PostgreSQL URL (`--database`): the data there, the data dir keeping the key and media only. SQLite when absent. */
+  database?: string
   /** Seed the demo account (on first start) and report its credentials. */
   demo?: boolean
   /** How list items are filled in from elsewhere: allow-listed hosts, the ISBN catalogue, limits. */
@@ -61,11 +63,12 @@ export interface Service {
    * are refused; call it as the server stops. */
   drain(): void
   /** Stops the simulation and closes the store. Stop the server first, so no request finds it closed. */
-  close(): void
+  close(): Promise<void>
 }
 
 export async function createService({
   dataDir,
+  database,
   demo = false,
   lookup,
   rateLimit,
@@ -78,7 +81,7 @@ export async function createService({
   log,
 }: ServiceOptions): Promise<Service> {
   const files = serviceResources(resources)
-  const store = openStore(dataDir)
+  const store = await openStore(dataDir, database === undefined ? {} : { database })
   try {
     const media = MediaLibrary.open(dataDir)
     const sandbox = demo ? await ensureDemoAccount(store, media, files) : null
@@ -94,9 +97,9 @@ export async function createService({
     if (simulate !== undefined && !sandbox) {
       throw new SetupError('--simulate makes the demo friends act, so it needs the demo data: add --demo.')
     }
-    const simulation = simulate === undefined || !sandbox ? null : startSimulation(store, sandbox.username, simulate)
+    const simulation = simulate === undefined || !sandbox ? null : await startSimulation(store, sandbox.username, simulate)
     // Open live streams hear of a scheduled post going public without waiting for someone's request.
-    const releases = setInterval(() => releaseScheduledPosts(store, clock), SCHEDULED_RELEASE_INTERVAL_MS)
+    const releases = setInterval(() => void releaseScheduledPosts(store, clock).catch(reportReleaseFailure), SCHEDULED_RELEASE_INTERVAL_MS)
     releases.unref()
     // The probe is the cheapest real query there is: one indexed lookup of a name nobody can have.
     const readiness = new Readiness(() => store.users.find(''))
@@ -106,13 +109,9 @@ export async function createService({
         const listener = router.listener(new URL(origin).origin)
         return withOperations(
           (request, response) => {
-            // A store that cannot release them cannot answer either: the route says so with a 500, never a crash.
-            try {
-              releaseScheduledPosts(store, clock)
-            } catch (error) {
-              reportError('Scheduled posts could not be released:', error)
-            }
-            listener(request, response)
+            void releaseScheduledPosts(store, clock)
+              .catch(reportReleaseFailure)
+              .then(() => listener(request, response))
           },
           { readiness, log: log ?? null },
         )
@@ -121,15 +120,20 @@ export async function createService({
         readiness.drain()
         liveEvents?.close()
       },
-      close: () => {
+      close: async () => {
         clearInterval(releases)
         liveEvents?.close()
-        simulation?.stop()
-        store.close()
+        await simulation?.stop()
+        await store.close()
       },
     }
   } catch (error) {
-    store.close()
+    await store.close()
     throw error
   }
+}
+
+// The request is still answered: only the posts whose time has come stay scheduled until the next try.
+function reportReleaseFailure(error: unknown): void {
+  reportError('Releasing the scheduled posts whose time has come failed:', error)
 }

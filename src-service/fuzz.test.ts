@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWsseHeader, NS, readEntry, readFeed, readLinkFeed, type WsseCredentials } from '../src-protocol'
 import { readFixture } from '../src-protocol/test-fixtures'
 import { startService, type RunningService } from './server'
-import { Connection } from './store/connection'
+import { SqliteEngine } from './store/sqlite-engine'
 import { DATABASE_FILE } from './store'
 import { readSandboxFile } from './testing/service-fixture'
+import { testDatabaseOption } from './testing/postgres'
 
 const MUTANTS = 2000
 const fixture = (name: string) => readFixture(`atom03/${name}`)
@@ -122,7 +123,7 @@ describe('the service under malformed requests', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-fuzz-'))
-    service = await startService({ port: 0, dataDir, demo: true, lookup: { offline: true } })
+    service = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true, lookup: { offline: true } })
     const sandbox = readSandboxFile(dataDir)
     credentials = { username: sandbox.username, password: sandbox.apiPassword }
     const weblogLinks = await links('/t/atom/weblog')
@@ -176,13 +177,13 @@ describe('the service under malformed requests', () => {
 
   it('leaves a database that passes SQLite’s own integrity and foreign-key checks', async () => {
     await service.close()
-    const db = Connection.open(join(dataDir, DATABASE_FILE))
+    const db = SqliteEngine.open(join(dataDir, DATABASE_FILE))
     try {
-      expect(db.all('PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }])
-      expect(db.all('PRAGMA foreign_key_check')).toEqual([])
+      expect(await db.all('PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }])
+      expect(await db.all('PRAGMA foreign_key_check')).toEqual([])
     } finally {
-      db.close()
+      await db.close()
     }
-    service = await startService({ port: 0, dataDir, demo: true, lookup: { offline: true } })
+    service = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true, lookup: { offline: true } })
   })
 })

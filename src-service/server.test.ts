@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { readLinkFeed } from '../src-protocol'
 import { helpText, parseArguments, startService } from './server'
 import { melody, readSandboxFile, signedGet, startTestService, type Sandbox } from './testing/service-fixture'
+import { testDatabaseOption, testEngine } from './testing/postgres'
 
 const repoRoot = join(import.meta.dirname, '..')
 
@@ -58,8 +59,10 @@ describe('npm run service', () => {
     for (const cli of running.splice(0)) if (cli.child.exitCode === null) await stop(cli, 'SIGKILL')
     rmSync(dataDir, { recursive: true, force: true })
   })
+  // On PostgreSQL (BLOGDESK_TEST_ENGINE), every start on this data dir also names its database.
   const startTracked = async (args: string[]) => {
-    const cli = await start(args)
+    const { database } = await testDatabaseOption(dataDir)
+    const cli = await start(database === undefined ? args : [...args, '--database', database])
     running.push(cli)
     return cli
   }
@@ -95,9 +98,12 @@ describe('npm run service', () => {
     const { code, stdout } = await stop(first)
     expect(code).toBe(0)
     expect(stdout).toBe(`listening on ${first.origin}\n`)
-    const database = readFileSync(join(dataDir, 'service.sqlite'))
-    expect(database.includes(sandbox.apiPassword)).toBe(false)
-    expect(database.includes(sandbox.loginPassword)).toBe(false)
+    // The SQLite file's bytes; PostgreSQL's rows have the same sealed and hashed columns (postgres-migrations.test.ts).
+    if (testEngine() === 'sqlite') {
+      const database = readFileSync(join(dataDir, 'service.sqlite'))
+      expect(database.includes(sandbox.apiPassword)).toBe(false)
+      expect(database.includes(sandbox.loginPassword)).toBe(false)
+    }
 
     const second = await startTracked(['--port', '0', '--data-dir', dataDir, '--demo'])
     const again = readSandbox()
@@ -137,6 +143,15 @@ describe('npm run service', () => {
     expect(stdout).toBe('')
     expect(stderr).toMatch(message)
     expect(stderr.trimEnd().split('\n')).toHaveLength(1)
+  })
+
+  it('takes a PostgreSQL URL with --database, and refuses anything else without repeating the password', async () => {
+    const url = 'postgres://blogdesk:secret-pw@db.internal:5432/blogdesk'
+    expect(parseArguments(['--port', '0', '--data-dir', 'x', '--database', url])).toEqual({ port: 0, dataDir: 'x', database: url })
+    const { code, stderr } = await run(['--port', '0', '--data-dir', dataDir, '--database', 'mysql://u:secret-pw@h/db']).exited
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/--database mysql:\/\/u:\*\*\*@h\/db is not a PostgreSQL URL/)
+    expect(stderr).not.toContain('secret-pw')
   })
 
   it('lists every flag with --help, as the README\'s table does', async () => {
@@ -189,9 +204,9 @@ describe('startService', () => {
   it('can be started again on the same data dir once stopped', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-restart-'))
     try {
-      const first = await startService({ port: 0, dataDir, demo: true })
+      const first = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true })
       await first.close()
-      const second = await startService({ port: 0, dataDir, demo: true })
+      const second = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true })
       const { username, apiPassword } = readSandboxFile(dataDir)
       expect((await signedGet(`${second.origin}/t/atom/weblog`, { username, password: apiPassword })).status).toBe(200)
       await second.close()
@@ -232,7 +247,7 @@ describe('--resources', () => {
     mkdirSync(join(folder, 'catalogue'))
     writeFileSync(join(folder, 'catalogue', 'books.json'), JSON.stringify(catalogue))
 
-    const service = await startService({ port: 0, dataDir, demo: true, resources: folder })
+    const service = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true, resources: folder })
     try {
       const { username, apiPassword } = readSandboxFile(dataDir)
       const root = await signedGet(`${service.origin}/t/atom/lists`, { username, password: apiPassword })
@@ -246,10 +261,10 @@ describe('--resources', () => {
   })
 
   it('refuses a folder that does not hold the resources, naming what is missing', async () => {
-    await expect(startService({ port: 0, dataDir, demo: true, resources: folder })).rejects.toThrow(
+    await expect(startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true, resources: folder })).rejects.toThrow(
       `The ISBN catalogue ${join(folder, 'catalogue', 'books.json')} could not be read`,
     )
     cpSync(join(repoResources, 'catalogue'), join(folder, 'catalogue'), { recursive: true })
-    await expect(startService({ port: 0, dataDir, demo: true, resources: folder })).rejects.toThrow(join(folder, 'demo-photos'))
+    await expect(startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true, resources: folder })).rejects.toThrow(join(folder, 'demo-photos'))
   })
 })

@@ -14,6 +14,7 @@ import type { LookupOptions } from './lookup'
 import { JsonLog, LOG_FORMATS } from './operations/log'
 import { trackRequestsForShutdown } from './operations/shutdown'
 import { SetupError } from './setup-error'
+import { DATABASE_FLAG, parseDatabaseUrl } from './store/database-url'
 
 /** What the service needs (`createService`), and where to listen. */
 export interface StartOptions extends ServiceOptions {
@@ -61,12 +62,12 @@ export async function startService({
       if (drainDelayMs > 0) await sleep(drainDelayMs)
       const stopped = stopServer()
       await stopped
-      service.close()
+      await service.close()
     }
     return { origin, close: () => (closed ??= close()) }
   } catch (error) {
     server.close()
-    service.close()
+    await service.close()
     throw error
   }
 }
@@ -104,6 +105,7 @@ function originOf({ address, family, port }: AddressInfo): string {
 const flags = {
   port: { type: 'string', value: '<n>', help: 'port to listen on; 0 picks a free one (required)' },
   'data-dir': { type: 'string', value: '<dir>', help: 'SQLite database, media, avatars and keys; created if missing (required)' },
+  database: DATABASE_FLAG,
   demo: { type: 'boolean', help: 'seed the demo account on first start and write <data-dir>/sandbox.json with its credentials' },
   simulate: { type: 'string', value: '<seconds>', help: 'with --demo: the demo friends post, comment, favour and add neighbours this often' },
   host: { type: 'string', value: '<address>', help: 'address to bind; 127.0.0.1 by default' },
@@ -145,6 +147,8 @@ export function parseArguments(args: readonly string[]): StartOptions {
   if (port === undefined) throw new UsageError(`--port is missing; use 0 for any free port (${USAGE})`)
   if (dataDir === undefined) throw new UsageError(`--data-dir is missing; name the folder for the service's data (${USAGE})`)
   const options: StartOptions = { port: parsePort(port), dataDir }
+  const database = text('database')
+  if (database !== undefined) options.database = parseDatabaseUrl(database)
   const lookup: LookupOptions = {}
   if (values.offline) lookup.offline = true
   const allow = text('lookup-allow')

@@ -1,6 +1,6 @@
 // Photo albums and typed lists as a person sees them: the sidebar's sections, an album's drop zone and uploads, a
 // list's add form and items, found by roles and labels the way assistive technology finds them.
-import type { Locator, Page } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
 
 export class CollectionsModel {
   readonly page: Page
@@ -68,6 +68,15 @@ export class CollectionsModel {
   }
 
   /** The photos the album shows, newest first, by title. */
+  /** Waits until the album's thumbnails have loaded (lazily, once drawn): a test that then stops the service must not
+   * leave one on its way, whose failure would be reported as the page's error. */
+  async thumbnailsLoaded(): Promise<void> {
+    await expect(this.photoGrid.locator('img').first()).toBeVisible()
+    await expect
+      .poll(() => this.photoGrid.locator('img').evaluateAll((images) => images.every((image) => (image as HTMLImageElement).complete)))
+      .toBe(true)
+  }
+
   photoTitles(): Promise<string[]> {
     return this.photoGrid.locator('.photo-tile__title').allTextContents()
   }

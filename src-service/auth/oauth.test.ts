@@ -5,9 +5,10 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openStore, type Store } from '../store'
+import { type Store } from '../store'
 import { send, signedFetch, signRequest, type KeyAndSecret } from '../testing/oauth-client'
 import { checkCallback, oauthVerifier, type OAuthOutcome } from './oauth'
+import { openTestStore } from '../testing/postgres'
 
 // A JSON route as the JSON interface has them: it answers with what oauthVerifier made of the request.
 describe('oauthVerifier, as the JSON routes use it', () => {
@@ -23,11 +24,11 @@ describe('oauthVerifier, as the JSON routes use it', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-oauth-verifier-'))
-    store = openStore(dataDir)
-    userId = store.users.add({ username: 'melody', displayName: 'Melody Nelson', loginPassword: 'l', apiPassword: 'a' }).id
-    const apiKey = store.applications.issueApiKey(store.applications.add('Lettres').id)
-    consumer = { key: apiKey, secret: store.oauth.issueConsumerSecret(apiKey) }
-    const issued = store.oauth.issueAccessToken(apiKey, userId)
+    store = await openTestStore(dataDir)
+    userId = (await store.users.add({ username: 'melody', displayName: 'Melody Nelson', loginPassword: 'l', apiPassword: 'a' })).id
+    const apiKey = await store.applications.issueApiKey((await store.applications.add('Lettres')).id)
+    consumer = { key: apiKey, secret: await store.oauth.issueConsumerSecret(apiKey) }
+    const issued = await store.oauth.issueAccessToken(apiKey, userId)
     accessToken = { key: issued.token, secret: issued.secret }
 
     const verify = oauthVerifier(store)
@@ -43,7 +44,7 @@ describe('oauthVerifier, as the JSON routes use it', () => {
   })
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve))
-    store.close()
+    await store.close()
     rmSync(dataDir, { recursive: true, force: true })
   })
 

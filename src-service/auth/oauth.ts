@@ -76,7 +76,7 @@ export function oauthVerifier(store: Store): (request: IncomingMessage, origin: 
     try {
       const signed = await readSignedRequest(request)
       if (!carriesOAuth(signed)) return { signed: false }
-      const { apiKey, credentials } = verifySignedRequest(store, signed, origin, 'access token or none')
+      const { apiKey, credentials } = await verifySignedRequest(store, signed, origin, 'access token or none')
       return { signed: true, ok: true, apiKey, userId: credentials.kind === 'access token' ? credentials.userId : null }
     } catch (error) {
       if (error instanceof OAuthProblem) return { signed: true, ok: false, status: error.status, message: error.message }
@@ -112,12 +112,12 @@ export function carriesOAuth({ target, authorization, formBody }: SignedRequest)
  * token as `requirement` says (401), signature (401), timestamp within the window (401), nonce unused (401).
  * Throws OAuthProblem; records the nonce only for a request whose signature is right.
  */
-export function verifySignedRequest(
+export async function verifySignedRequest(
   store: Store,
   request: SignedRequest,
   origin: string,
   requirement: TokenRequirement,
-): VerifiedRequest {
+): Promise<VerifiedRequest> {
   const parameters = allParameters(request)
   const protocol = protocolParameters(parameters)
   const missing = REQUIRED_PARAMETERS.filter((name) => !protocol.get(name))
@@ -135,17 +135,17 @@ export function verifySignedRequest(
   const method = signatureMethod(protocol.get('oauth_signature_method')!, origin)
 
   const apiKey = protocol.get('oauth_consumer_key')!
-  const consumerSecret = store.oauth.consumerSecret(apiKey)
+  const consumerSecret = await store.oauth.consumerSecret(apiKey)
   if (consumerSecret === null) {
     throw new OAuthProblem(
       401,
-      store.directory.applicationOfApiKey(apiKey)
+      (await store.directory.applicationOfApiKey(apiKey))
         ? `The API key "${apiKey}" has no consumer secret, so its signatures cannot be checked. Ask for a consumer secret for it.`
         : `The consumer key "${apiKey}" (oauth_consumer_key) is not an API key of this service. Use the API key ` +
           'issued to your application.',
     )
   }
-  const { credentials, tokenSecret } = tokenOf(store, apiKey, protocol.get('oauth_token') ?? '', requirement, origin)
+  const { credentials, tokenSecret } = await tokenOf(store, apiKey, protocol.get('oauth_token') ?? '', requirement, origin)
 
   const baseString = signatureBaseString(request.method, baseStringUri(origin, pathOf(request.target)), parameters)
   if (!sameInConstantTime(oauthSignature(method, baseString, consumerSecret, tokenSecret), protocol.get('oauth_signature')!)) {
@@ -167,7 +167,7 @@ export function verifySignedRequest(
   if (nonce.length > MAX_NONCE_LENGTH) {
     throw new OAuthProblem(400, `oauth_nonce is ${nonce.length} characters long; send at most ${MAX_NONCE_LENGTH}.`)
   }
-  if (!store.oauth.useNonce(apiKey, nonce, timestamp, now - TIMESTAMP_WINDOW_SECONDS)) {
+  if (!(await store.oauth.useNonce(apiKey, nonce, timestamp, now - TIMESTAMP_WINDOW_SECONDS))) {
     throw new OAuthProblem(
       401,
       'This request’s nonce (oauth_nonce) was already used, so it was refused as a replayed request. Sign every ' +
@@ -224,13 +224,13 @@ export function verifierMatches(expected: string, given: string): boolean {
   return sameInConstantTime(expected, given.replace(/[\s-]/g, '').toUpperCase())
 }
 
-function tokenOf(
+async function tokenOf(
   store: Store,
   apiKey: string,
   token: string,
   requirement: TokenRequirement,
   origin: string,
-): { credentials: VerifiedCredentials; tokenSecret: string } {
+): Promise<{ credentials: VerifiedCredentials; tokenSecret: string }> {
   const requestTokenUrl = `${origin}${OAUTH_PATHS.requestToken}`
   if (requirement === 'access token or none' && token === '') return { credentials: { kind: 'consumer' }, tokenSecret: '' }
   switch (requirement) {
@@ -240,7 +240,7 @@ function tokenOf(
       }
       return { credentials: { kind: 'consumer' }, tokenSecret: '' }
     case 'request token': {
-      const requestToken = token === '' ? null : store.oauth.requestToken(token)
+      const requestToken = token === '' ? null : await store.oauth.requestToken(token)
       if (!requestToken || requestToken.apiKey !== apiKey) {
         throw new OAuthProblem(
           401,
@@ -254,21 +254,21 @@ function tokenOf(
     }
     case 'access token or none':
     case 'access token': {
-      const grant = token === '' ? null : store.oauth.accessTokenWithSecret(apiKey, token)
+      const grant = token === '' ? null : await store.oauth.accessTokenWithSecret(apiKey, token)
       if (grant) {
         return { credentials: { kind: 'access token', userId: grant.userId, authToken: token }, tokenSecret: grant.secret }
       }
-      throw new OAuthProblem(401, unknownAccessTokenMessage(store, apiKey, token, origin))
+      throw new OAuthProblem(401, await unknownAccessTokenMessage(store, apiKey, token, origin))
     }
   }
 }
 
-function unknownAccessTokenMessage(store: Store, apiKey: string, token: string, origin: string): string {
+async function unknownAccessTokenMessage(store: Store, apiKey: string, token: string, origin: string): Promise<string> {
   if (token === '') {
     const authorize = `${origin}${OAUTH_PATHS.authorize}`
     return `This address answers requests signed with a user’s access token (oauth_token). Get one through ${authorize}.`
   }
-  if (store.oauth.requestToken(token)?.apiKey === apiKey) {
+  if ((await store.oauth.requestToken(token))?.apiKey === apiKey) {
     return `"${token}" is a request token. Exchange it for an access token at ${origin}${OAUTH_PATHS.accessToken} first.`
   }
   return (

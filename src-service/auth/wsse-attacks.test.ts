@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWsseHeader, parseXml, readFeed, WsseVerifier } from '../../src-protocol'
-import { openStore, type Store } from '../store'
+import { type Store } from '../store'
 import { melody, signedGet, startTestService, type ServiceFixture } from '../testing/service-fixture'
+import { openTestStore } from '../testing/postgres'
 
 /** Lowered from the production bound so that a flood one past it takes seconds, not minutes. */
 const NONCES_PER_USER = 1_000
@@ -73,13 +74,13 @@ describe('WSSE for a user who sends more requests in the clock window than the s
 describe('WSSE failures', () => {
   let dataDir: string
   let store: Store
-  beforeAll(() => {
+  beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-wsse-timing-'))
-    store = openStore(dataDir)
-    store.users.add({ ...melody, apiPassword: melody.password })
+    store = await openTestStore(dataDir)
+    await store.users.add({ ...melody, apiPassword: melody.password })
   })
-  afterAll(() => {
-    store.close()
+  afterAll(async () => {
+    await store.close()
     rmSync(dataDir, { recursive: true, force: true })
   })
 

@@ -23,7 +23,7 @@ export function wsseGuard(users: Users, maxNoncesPerUser?: number): (handler: Au
     }
     if (!outcome.ok) return challenge(outcome.status, outcome.message)
     // The user can vanish between the password lookup and here only if deleted meanwhile.
-    const user = users.find(outcome.username)
+    const user = await users.find(outcome.username)
     if (!user) return challenge(401, `There is no user ${outcome.username} on this service. Check the username.`)
     return handler(context, user)
   }

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { SANDBOX_FILE, type SandboxFile } from '../../src-protocol'
 import type { MediaLibrary } from '../media/library'
 import type { ServiceResources } from '../resources'
-import type { Store } from '../store'
+import type { Store, Weblog } from '../store'
 import { seedDemoLists } from './lists'
 import { ensureDemoOAuth } from './oauth'
 import { ensureDemoAlbum } from './photos'
@@ -28,25 +28,26 @@ export async function ensureDemoAccount(store: Store, library: MediaLibrary, res
   // The store keeps login passwords only as hashes, yet sandbox.json shows it on every start: derive it from the
   // data dir's key, so it is stable without being stored anywhere.
   const loginPassword = store.secrets.derive('demo login password')
-  store.transaction(() => {
-    if (store.users.find(DEMO_USER.username)) return
+  await store.transaction(async () => {
+    if (await store.users.find(DEMO_USER.username)) return
     const apiPassword = randomBytes(18).toString('base64url')
-    const user = store.users.add({ ...DEMO_USER, loginPassword, apiPassword })
-    const [firstWeblog] = DEMO_WEBLOGS.map((weblog) => store.weblogs.add({ ownerId: user.id, ...weblog }))
-    seedDemoPosts(store, user.id, firstWeblog!)
-    seedDemoLists(store, user.id, resources.catalogueFile)
-    store.applications.issueApiKey(store.applications.add(DEMO_APPLICATION).id)
+    const user = await store.users.add({ ...DEMO_USER, loginPassword, apiPassword })
+    const weblogs: Weblog[] = []
+    for (const weblog of DEMO_WEBLOGS) weblogs.push(await store.weblogs.add({ ownerId: user.id, ...weblog }))
+    await seedDemoPosts(store, user.id, weblogs[0]!)
+    await seedDemoLists(store, user.id, resources.catalogueFile)
+    await store.applications.issueApiKey((await store.applications.add(DEMO_APPLICATION)).id)
   })
 
-  const apiPassword = store.users.apiPasswordOf(DEMO_USER.username)
-  const [apiKey] = store.applications.apiKeysOf(DEMO_APPLICATION)
+  const apiPassword = await store.users.apiPasswordOf(DEMO_USER.username)
+  const [apiKey] = await store.applications.apiKeysOf(DEMO_APPLICATION)
   if (apiPassword === null || apiKey === undefined) {
     throw new Error(`The demo account in this data dir has no ${apiPassword === null ? 'user' : 'API key'}`)
   }
-  const userId = store.users.find(DEMO_USER.username)!.id
+  const userId = (await store.users.find(DEMO_USER.username))!.id
   await ensureDemoAlbum(store, library, userId, resources.demoPhotosFolder)
-  ensureDemoSocial(store, userId)
-  return { username: DEMO_USER.username, apiPassword, apiKey, loginPassword, ...ensureDemoOAuth(store, apiKey, userId) }
+  await ensureDemoSocial(store, userId)
+  return { username: DEMO_USER.username, apiPassword, apiKey, loginPassword, ...(await ensureDemoOAuth(store, apiKey, userId)) }
 }
 
 /** Writes sandbox.json (owner-only: it holds passwords) for a service reachable at `origin`. */

@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NS, readEntry, readLinkFeed } from '../../src-protocol'
 import { startService } from '../server'
-import { openStore } from '../store'
 import { readSandboxFile, signedRequest } from '../testing/service-fixture'
+import { openTestStore, testDatabaseOption } from '../testing/postgres'
 
 describe('demo lists', () => {
   let dataDir: string
@@ -16,7 +16,7 @@ describe('demo lists', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
   async function readDemoLists(): Promise<{ titles: string[]; firstBook: string | null; pages: string[] }> {
-    const service = await startService({ port: 0, dataDir, demo: true })
+    const service = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true })
     try {
       const sandbox = readSandboxFile(dataDir)
       const credentials = { username: sandbox.username, password: sandbox.apiPassword }
@@ -53,18 +53,19 @@ describe('demo lists', () => {
 
   it('announces every item with a NewAsset event, and seeds nothing twice on a restart', async () => {
     await readDemoLists()
-    const store = openStore(dataDir)
+    const store = await openTestStore(dataDir)
     try {
-      const user = store.users.find('melody')!
-      const lists = store.lists.ownedBy(user.id)
-      const itemIds = lists.flatMap((list) => store.lists.itemsOf(list.id).map((item) => item.id))
-      const events = store.events.streamPage(user.id, null, 500).filter((event) => event.objectType === 'ListItem')
+      const user = (await store.users.find('melody'))!
+      const lists = await store.lists.ownedBy(user.id)
+      const itemIds: number[] = []
+      for (const list of lists) itemIds.push(...(await store.lists.itemsOf(list.id)).map((item) => item.id))
+      const events = (await store.events.streamPage(user.id, null, 500)).filter((event) => event.objectType === 'ListItem')
       expect(lists).toHaveLength(4)
       expect(itemIds).toHaveLength(15)
       expect(events.map((event) => event.objectId).sort((a, b) => a - b)).toEqual([...itemIds].sort((a, b) => a - b))
       expect(events.every((event) => event.verb === 'NewAsset')).toBe(true)
     } finally {
-      store.close()
+      await store.close()
     }
   })
 })

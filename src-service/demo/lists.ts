@@ -93,18 +93,18 @@ const DEMO_LISTS: DemoList[] = [
 const DAY_MS = 24 * 60 * 60 * 1000
 
 /** Seeds the lists, filling books from the catalogue in `catalogueFile`; call it inside the transaction that creates the demo user. */
-export function seedDemoLists(store: Store, userId: number, catalogueFile: string, now = new Date()): void {
+export async function seedDemoLists(store: Store, userId: number, catalogueFile: string, now = new Date()): Promise<void> {
   const catalogue = LocalCatalogue.fromFile(catalogueFile)
   const created = w3c(now)
   for (const demo of DEMO_LISTS) {
-    const list = store.lists.add({ ownerId: userId, title: demo.title, type: demo.type })
-    demo.items.forEach((demoItem, index) => {
+    const list = await store.lists.add({ ownerId: userId, title: demo.title, type: demo.type })
+    for (const [index, demoItem] of demo.items.entries()) {
       const issued = w3c(new Date(now.getTime() - (demo.items.length - index) * DAY_MS))
       const notes: Notes | null = demoItem.notes === undefined ? null : { format: 'text', value: demoItem.notes }
       const fields = demo.type === 'books' ? fromCatalogue(catalogue, demoItem.fields) : demoItem.fields
-      const item = store.lists.addItem({ listId: list.id, fields, rating: demoItem.rating ?? null, notes, issued }, created)
-      store.events.record({ actorId: userId, verb: 'NewAsset', objectType: 'ListItem', objectId: item.id, published: issued })
-    })
+      const item = await store.lists.addItem({ listId: list.id, fields, rating: demoItem.rating ?? null, notes, issued }, created)
+      await store.events.record({ actorId: userId, verb: 'NewAsset', objectType: 'ListItem', objectId: item.id, published: issued })
+    }
   }
 }
 

@@ -9,11 +9,11 @@ export interface DemoOAuthCredentials {
 }
 
 /** Issues whatever is missing (on first start, or in a data dir from before OAuth) and returns the credentials. */
-export function ensureDemoOAuth(store: Store, apiKey: string, userId: number): DemoOAuthCredentials {
-  return store.transaction(() => {
-    const apiSecret = store.oauth.consumerSecret(apiKey) ?? store.oauth.issueConsumerSecret(apiKey)
-    const [approved] = store.oauth.accessTokensOf(apiKey, userId)
-    const { token, secret } = approved ?? store.oauth.issueAccessToken(apiKey, userId)
+export function ensureDemoOAuth(store: Store, apiKey: string, userId: number): Promise<DemoOAuthCredentials> {
+  return store.transaction(async () => {
+    const apiSecret = (await store.oauth.consumerSecret(apiKey)) ?? (await store.oauth.issueConsumerSecret(apiKey))
+    const [approved] = await store.oauth.accessTokensOf(apiKey, userId)
+    const { token, secret } = approved ?? (await store.oauth.issueAccessToken(apiKey, userId))
     return { apiSecret, authToken: token, authTokenSecret: secret }
   })
 }

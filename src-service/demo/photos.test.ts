@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readLinkFeed } from '../../src-protocol'
 import { startService } from '../server'
-import { openStore } from '../store'
 import { readSandboxFile, signedRequest } from '../testing/service-fixture'
+import { openTestStore, testDatabaseOption } from '../testing/postgres'
 
 describe('demo photo album', () => {
   let dataDir: string
@@ -17,7 +17,7 @@ describe('demo photo album', () => {
 
   /** Starts the sandbox, returns its album listing and the album's public page, and stops it. */
   async function visitDemoAlbum(): Promise<{ titles: (string | null)[]; albumHtml: string; photoHtml: string; thumbnail: Response }> {
-    const service = await startService({ port: 0, dataDir, demo: true })
+    const service = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true })
     try {
       const sandbox = readSandboxFile(dataDir)
       const credentials = { username: sandbox.username, password: sandbox.apiPassword }
@@ -49,16 +49,16 @@ describe('demo photo album', () => {
     expect(photoHtml).toContain('38.7056° N, 9.1450° W')
     expect(thumbnail.headers.get('content-type')).toBe('image/jpeg')
 
-    const store = openStore(dataDir)
+    const store = await openTestStore(dataDir)
     try {
-      const melody = store.users.find('melody')!
-      const [album] = store.albums.ownedBy(melody.id)
-      const photos = store.photos.inAlbum(album!.id)
-      const events = store.events.streamPage(melody.id, null, 1000).filter((event) => event.objectType === 'Photo')
+      const melody = (await store.users.find('melody'))!
+      const [album] = await store.albums.ownedBy(melody.id)
+      const photos = await store.photos.inAlbum(album!.id)
+      const events = (await store.events.streamPage(melody.id, null, 1000)).filter((event) => event.objectType === 'Photo')
       expect(events.map((event) => event.objectId).sort((a, b) => a - b)).toEqual(photos.map((photo) => photo.id).sort((a, b) => a - b))
       expect(photos.filter((photo) => photo.taken !== null && photo.camera === 'Blogdesk Sandbox Camera')).toHaveLength(5)
     } finally {
-      store.close()
+      await store.close()
     }
   })
 

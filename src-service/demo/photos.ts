@@ -30,14 +30,14 @@ const DEMO_PHOTOS = [
  */
 export async function ensureDemoAlbum(store: Store, library: MediaLibrary, userId: number, photosFolder: string): Promise<void> {
   const album =
-    store.albums.ownedBy(userId).find((candidate) => candidate.title === DEMO_ALBUM) ??
-    store.transaction(() => store.albums.add(userId, DEMO_ALBUM))
-  const present = new Set(store.photos.inAlbum(album.id).map((photo) => photo.title))
+    (await store.albums.ownedBy(userId)).find((candidate) => candidate.title === DEMO_ALBUM) ??
+    (await store.transaction(() => store.albums.add(userId, DEMO_ALBUM)))
+  const present = new Set((await store.photos.inAlbum(album.id)).map((photo) => photo.title))
   for (const { file, title } of DEMO_PHOTOS) {
     if (present.has(title)) continue
     const bytes = await readFile(join(photosFolder, file))
     const entry = writeEntry({ title, content: { mode: 'base64', type: 'image/jpeg', value: bytes.toString('base64') } })
     const received = await receiveEntryWithFile(Readable.from([Buffer.from(entry)]), library, { maxFileBytes: MAX_FILE_BYTES })
-    await addPhoto(store, library, { ...received, album, actorId: userId }, () => undefined)
+    await addPhoto(store, library, { ...received, album, actorId: userId }, async () => undefined)
   }
 }

@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readCategories, readFeed, type AtomEntry } from '../../src-protocol'
 import { startService } from '../server'
-import { openStore } from '../store'
 import { readSandboxFile, signedRequest } from '../testing/service-fixture'
+import { openTestStore, testDatabaseOption } from '../testing/postgres'
 
 describe('demo weblog posts', () => {
   let dataDir: string
@@ -16,7 +16,7 @@ describe('demo weblog posts', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
   async function readDemoWeblog(): Promise<{ entries: AtomEntry[]; pages: number; categories: string[] }> {
-    const service = await startService({ port: 0, dataDir, demo: true })
+    const service = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true })
     try {
       const sandbox = readSandboxFile(dataDir)
       const credentials = { username: sandbox.username, password: sandbox.apiPassword }
@@ -53,16 +53,14 @@ describe('demo weblog posts', () => {
     for (const element of ['<h2>', '<ul>', '<ol>', '<blockquote>', '<a href="https://']) expect(markup).toContain(element)
     expect(new Set(entries.map((entry) => entry.content?.mode))).toEqual(new Set(['xml', 'escaped']))
 
-    const store = openStore(dataDir)
+    const store = await openTestStore(dataDir)
     try {
       // Photos, list items and the demo account's favourites (demo/social.ts) have their own events.
-      const events = store.events
-        .streamPage(store.users.find('melody')!.id, null, 1000)
-        .filter((event) => event.objectType === 'Post' && event.verb === 'NewAsset')
+      const events = (await store.events.streamPage((await store.users.find('melody'))!.id, null, 1000)).filter((event) => event.objectType === 'Post' && event.verb === 'NewAsset')
       expect(events).toHaveLength(entries.length)
       expect(events.map((event) => event.published)).toEqual(entries.map((entry) => entry.issued))
     } finally {
-      store.close()
+      await store.close()
     }
   })
 

@@ -84,19 +84,19 @@ const QUOTES: readonly string[] = [
 ]
 
 /** Files the demo weblog's categories and posts, each post with its NewAsset event. Run inside a transaction. */
-export function seedDemoPosts(store: Store, authorId: number, weblog: Weblog, now = new Date()): void {
+export async function seedDemoPosts(store: Store, authorId: number, weblog: Weblog, now = new Date()): Promise<void> {
   const categories = new Map<CategoryKey, Category>()
   for (const [key, name] of Object.entries(CATEGORIES) as [CategoryKey, string][]) {
-    categories.set(key, store.categories.add(weblog.id, name))
+    categories.set(key, await store.categories.add(weblog.id, name))
   }
 
-  SEEDS.forEach(([title, keys, lead, points], index) => {
+  for (const [index, [title, keys, lead, points]] of SEEDS.entries()) {
     const age = SEEDS.length - 1 - index
     // Every three days or so, at varying hours: a weblog kept by a person, not a clock.
     const issued = formatW3cDate(new Date(now.getTime() - (age * 75 + (index % 5) * 3 + 2) * 3_600_000))
     const categoryKeys = keys.split(',') as CategoryKey[]
     const plainText = index % 16 === 8
-    const post = store.posts.create(
+    const post = await store.posts.create(
       weblog.id,
       authorId,
       {
@@ -109,8 +109,8 @@ export function seedDemoPosts(store: Store, authorId: number, weblog: Weblog, no
       },
       issued,
     )
-    store.events.record({ actorId: authorId, verb: 'NewAsset', objectType: 'Post', objectId: post.id, published: issued })
-  })
+    await store.events.record({ actorId: authorId, verb: 'NewAsset', objectType: 'Post', objectId: post.id, published: issued })
+  }
 }
 
 /** Four shapes in turn, so the content covers headings, lists, quotes and links. */

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { parseArguments, startService } from '../server'
-import { openStore } from '../store'
 import { DEMO_FRIENDS } from './social'
+import { openTestStore, testDatabaseOption } from '../testing/postgres'
 
 const repoRoot = join(import.meta.dirname, '..', '..')
 
@@ -46,7 +46,7 @@ describe('the simulated friends', () => {
 
   it('act every interval while the service runs, each act a new event, and stop when it closes', async () => {
     const failures = vi.spyOn(console, 'error')
-    const running = await startService({ port: 0, dataDir, demo: true, simulate: 0.05, lookup: { offline: true } })
+    const running = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true, simulate: 0.05, lookup: { offline: true } })
     try {
       const before = totalOf(await friendsActivity(running.origin))
       const started = Date.now()
@@ -61,17 +61,19 @@ describe('the simulated friends', () => {
     } finally {
       await running.close()
     }
-    const countEvents = () => {
-      const store = openStore(dataDir)
+    const countEvents = async () => {
+      const store = await openTestStore(dataDir)
       try {
-        return DEMO_FRIENDS.reduce((sum, { username }) => sum + store.events.totalBy(store.users.find(username)!.id), 0)
+        let sum = 0
+        for (const { username } of DEMO_FRIENDS) sum += await store.events.totalBy((await store.users.find(username))!.id)
+        return sum
       } finally {
-        store.close()
+        await store.close()
       }
     }
-    const afterClose = countEvents()
+    const afterClose = await countEvents()
     await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(countEvents()).toBe(afterClose)
+    expect(await countEvents()).toBe(afterClose)
     expect(failures).not.toHaveBeenCalled()
   })
 
@@ -105,7 +107,7 @@ describe('the simulated friends', () => {
   })
 
   it('needs the demo data, and a positive interval', async () => {
-    await expect(startService({ port: 0, dataDir, simulate: 1 })).rejects.toThrow(/--simulate .* needs the demo data: add --demo/)
+    await expect(startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), simulate: 1 })).rejects.toThrow(/--simulate .* needs the demo data: add --demo/)
     expect(parseArguments(['--port', '0', '--data-dir', dataDir, '--demo', '--simulate', '2.5'])).toMatchObject({ simulate: 2.5 })
     expect(() => parseArguments(['--port', '0', '--data-dir', dataDir, '--simulate', '0'])).toThrow(/--simulate must be a number of seconds above 0, not "0"/)
     expect(() => parseArguments(['--port', '0', '--data-dir', dataDir, '--simulate', 'often'])).toThrow(/not "often"/)

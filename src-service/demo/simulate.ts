@@ -1,6 +1,7 @@
 // `--simulate <seconds>`: the sandbox's friends keep busy while the service runs. Every interval one of them does
 // one thing — writes a post, comments on someone's recent post, favours one, or adds a neighbour — recorded with its
-// event in the demo group, so a feed that polls sees news arrive. Stopping is immediate: no act starts after stop().
+// event in the demo group, so a feed that polls sees news arrive. No act starts after stop(), which resolves once the
+// act under way (if any) has ended.
 import { formatW3cDate } from '../../src-protocol'
 import { escapeHtml } from '../public/page'
 import { SetupError } from '../setup-error'
@@ -8,7 +9,7 @@ import type { Group, ObjectType, Post, Store, User, Verb, Weblog } from '../stor
 import { DEMO_FRIENDS, DEMO_GROUP } from './social'
 
 export interface Simulation {
-  stop(): void
+  stop(): Promise<void>
 }
 
 /** What friends write about, by username; a post's title adds when it was written. */
@@ -55,67 +56,71 @@ interface Cast {
  * Starts the friends acting every `intervalSeconds`. The demo data (--demo) must be seeded; `random` picks who does
  * what, and is replaceable so a test can follow the story.
  */
-export function startSimulation(
+export async function startSimulation(
   store: Store,
   demoUsername: string,
   intervalSeconds: number,
   random: () => number = Math.random,
-): Simulation {
-  const cast = findCast(store, demoUsername)
+): Promise<Simulation> {
+  const cast = await findCast(store, demoUsername)
   let stopped = false
+  // One act at a time: a slow one delays the next instead of overlapping it.
+  let acting: Promise<void> | null = null
   const timer = setInterval(() => {
-    if (stopped) return
-    try {
-      act(store, cast, random)
-    } catch (error) {
-      console.error('The sandbox simulation could not act this time:', error)
-    }
+    if (stopped || acting) return
+    acting = act(store, cast, random)
+      .catch((error: unknown) => console.error('The sandbox simulation could not act this time:', error))
+      .finally(() => (acting = null))
   }, intervalSeconds * 1000)
   // The server keeps the process alive; the simulation alone should not.
   timer.unref()
   return {
-    stop: () => {
+    stop: async () => {
       stopped = true
       clearInterval(timer)
+      await acting
     },
   }
 }
 
-function findCast(store: Store, demoUsername: string): Cast {
-  const group = store.groups.findByName(DEMO_GROUP.displayName)
-  const demoUser = store.users.find(demoUsername)
-  const friends = DEMO_FRIENDS.flatMap((friend) => {
-    const user = store.users.find(friend.username)
-    const weblog = user && store.weblogs.ownedBy(user.id)[0]
-    return user && weblog ? [{ user, weblog }] : []
-  })
+async function findCast(store: Store, demoUsername: string): Promise<Cast> {
+  const group = await store.groups.findByName(DEMO_GROUP.displayName)
+  const demoUser = await store.users.find(demoUsername)
+  const friends: Cast['friends'] = []
+  for (const friend of DEMO_FRIENDS) {
+    const user = await store.users.find(friend.username)
+    const weblog = user && (await store.weblogs.ownedBy(user.id))[0]
+    if (user && weblog) friends.push({ user, weblog })
+  }
   if (!group || !demoUser || friends.length === 0) {
     throw new SetupError('--simulate makes the demo friends act, so it needs their data: start with --demo as well.')
   }
   return { group, everyone: [demoUser, ...friends.map((friend) => friend.user)], friends }
 }
 
-function act(store: Store, cast: Cast, random: () => number): void {
+async function act(store: Store, cast: Cast, random: () => number): Promise<void> {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!
   const { user, weblog } = pick(cast.friends)
   const now = formatW3cDate(new Date())
   const record = (verb: Verb, objectType: ObjectType, objectId: number) =>
     store.events.record({ actorId: user.id, verb, objectType, objectId, published: now, groupId: cast.group.id })
 
-  store.transaction(() => {
-    const othersPosts = cast.everyone
-      .filter((other) => other.id !== user.id)
-      .flatMap((other) => store.weblogs.ownedBy(other.id))
-      .flatMap((other) => store.posts.page(other.id, 0, RECENT_POSTS))
-    const unfavoured = othersPosts.filter((post) => !store.favorites.has(user.id, post.id))
-    const strangers = cast.everyone.filter(
-      (other) => other.id !== user.id && !store.relationships.has(user.id, other.id, 'neighbor'),
-    )
+  await store.transaction(async () => {
+    const othersPosts: Post[] = []
+    const strangers: User[] = []
+    for (const other of cast.everyone.filter((someone) => someone.id !== user.id)) {
+      for (const otherWeblog of await store.weblogs.ownedBy(other.id)) {
+        othersPosts.push(...(await store.posts.page(otherWeblog.id, 0, RECENT_POSTS)))
+      }
+      if (!(await store.relationships.has(user.id, other.id, 'neighbor'))) strangers.push(other)
+    }
+    const unfavoured: Post[] = []
+    for (const post of othersPosts) if (!(await store.favorites.has(user.id, post.id))) unfavoured.push(post)
 
     const roll = random()
     if (roll < 0.35 && othersPosts.length > 0) {
       const post = pick(othersPosts)
-      const comment = store.comments.add({
+      const comment = await store.comments.add({
         postId: post.id,
         authorId: user.id,
         inReplyTo: null,
@@ -123,22 +128,22 @@ function act(store: Store, cast: Cast, random: () => number): void {
         textFormat: 'html_convert_linebreaks',
         published: now,
       })
-      record('NewAsset', 'Comment', comment.id)
+      await record('NewAsset', 'Comment', comment.id)
     } else if (roll < 0.6 && unfavoured.length > 0) {
       const post = pick(unfavoured)
-      store.favorites.add(user.id, post.id, now)
-      record('AddedFavorite', 'Post', post.id)
+      await store.favorites.add(user.id, post.id, now)
+      await record('AddedFavorite', 'Post', post.id)
     } else if (roll < 0.7 && strangers.length > 0) {
       const neighbour = pick(strangers)
-      store.relationships.add(user.id, neighbour.id, 'neighbor', now)
-      record('AddedNeighbor', 'User', neighbour.id)
+      await store.relationships.add(user.id, neighbour.id, 'neighbor', now)
+      await record('AddedNeighbor', 'User', neighbour.id)
     } else {
-      record('NewAsset', 'Post', writePost(store, user, weblog, now, pick).id)
+      await record('NewAsset', 'Post', (await writePost(store, user, weblog, now, pick)).id)
     }
   })
 }
 
-function writePost(store: Store, user: User, weblog: Weblog, now: string, pick: <T>(items: readonly T[]) => T): Post {
+function writePost(store: Store, user: User, weblog: Weblog, now: string, pick: <T>(items: readonly T[]) => T): Promise<Post> {
   const date = new Date(now)
   const when = `${WEEKDAY.format(date)} ${partOfDay(date.getUTCHours())}`
   const title = `${pick(POST_TOPICS[user.username] ?? ['A note'])}, ${when}`

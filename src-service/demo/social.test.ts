@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService } from '../server'
 import { readFeed, readLinkFeed } from '../../src-protocol'
 import { readSandboxFile, signedRequest, type Sandbox } from '../testing/service-fixture'
+import { testDatabaseOption } from '../testing/postgres'
 
 interface Event {
   urlId: string
@@ -27,7 +28,7 @@ interface Story {
 }
 
 async function readStory(dataDir: string): Promise<Story> {
-  const running = await startService({ port: 0, dataDir, demo: true, lookup: { offline: true } })
+  const running = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true, lookup: { offline: true } })
   try {
     const sandbox = readSandboxFile(dataDir)
     const json = async (path: string) => (await (await fetch(`${running.origin}${path}`)).json()) as Record<string, unknown>

@@ -162,33 +162,33 @@ const GROUP_AGE_DAYS = 28
  * Seeds the demo user's social world unless its group exists (so a data dir from before it gets it on its next
  * start). `demoUserId` is the demo user; their weblog's posts, already seeded, are what friends comment on.
  */
-export function ensureDemoSocial(store: Store, demoUserId: number, now = new Date()): void {
-  store.transaction(() => {
-    if (store.groups.findByName(DEMO_GROUP.displayName)) return
-    seedDemoSocial(store, demoUserId, now)
+export function ensureDemoSocial(store: Store, demoUserId: number, now = new Date()): Promise<void> {
+  return store.transaction(async () => {
+    if (await store.groups.findByName(DEMO_GROUP.displayName)) return
+    await seedDemoSocial(store, demoUserId, now)
   })
 }
 
-function seedDemoSocial(store: Store, demoUserId: number, now: Date): void {
+async function seedDemoSocial(store: Store, demoUserId: number, now: Date): Promise<void> {
   const at = (milliseconds: number) => formatW3cDate(new Date(Math.min(milliseconds, now.getTime() - 60_000)))
   const daysAgo = (days: number) => at(now.getTime() - days * DAY_MS)
 
-  store.profiles.set(demoUserId, DEMO_USER_PROFILE)
-  const group = store.groups.add({ ...DEMO_GROUP, siteUrl: null })
-  store.groups.join(group.id, demoUserId, 'Admin', daysAgo(GROUP_AGE_DAYS))
+  await store.profiles.set(demoUserId, DEMO_USER_PROFILE)
+  const group = await store.groups.add({ ...DEMO_GROUP, siteUrl: null })
+  await store.groups.join(group.id, demoUserId, 'Admin', daysAgo(GROUP_AGE_DAYS))
 
   // The cast by name; the demo user is "melody" in COMMENTS and FAVOURITES.
-  const people = new Map<string, User>([['melody', store.profiles.person(demoUserId)!]])
+  const people = new Map<string, User>([['melody', (await store.profiles.person(demoUserId))!]])
   const posts = new Map<string, Post>()
-  for (const post of store.weblogs.ownedBy(demoUserId).flatMap((weblog) => store.posts.page(weblog.id, 0, 20))) {
-    posts.set(post.title, post)
+  for (const weblog of await store.weblogs.ownedBy(demoUserId)) {
+    for (const post of await store.posts.page(weblog.id, 0, 20)) posts.set(post.title, post)
   }
 
   const record = (actorId: number, verb: Verb, objectType: ObjectType, objectId: number, published: string) =>
     store.events.record({ actorId, verb, objectType, objectId, published, groupId: group.id })
 
   for (const friend of DEMO_FRIENDS) {
-    const user = store.users.add({
+    const user = await store.users.add({
       username: friend.username,
       displayName: friend.displayName,
       // Friends never sign in; their passwords are only there because every account has them.
@@ -196,20 +196,20 @@ function seedDemoSocial(store: Store, demoUserId: number, now: Date): void {
       apiPassword: store.secrets.derive(`demo friend ${friend.username} API password`),
     })
     people.set(friend.username, user)
-    store.profiles.set(user.id, friend.profile)
-    store.groups.join(group.id, user.id, 'Member', daysAgo(GROUP_AGE_DAYS - 0.1))
-    const weblog = store.weblogs.add({ ownerId: user.id, ...friend.weblog })
+    await store.profiles.set(user.id, friend.profile)
+    await store.groups.join(group.id, user.id, 'Member', daysAgo(GROUP_AGE_DAYS - 0.1))
+    const weblog = await store.weblogs.add({ ownerId: user.id, ...friend.weblog })
     for (const [title, paragraphs, age] of friend.posts) {
       const issued = daysAgo(age - 0.3)
       const content = paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('')
-      const post = store.posts.create(
+      const post = await store.posts.create(
         weblog.id,
         user.id,
         { title, content, contentKind: 'xhtml', summary: paragraphs[0]!, issued, categories: [] },
         issued,
       )
       posts.set(title, post)
-      record(user.id, 'NewAsset', 'Post', post.id, issued)
+      await record(user.id, 'NewAsset', 'Post', post.id, issued)
     }
   }
 
@@ -220,12 +220,12 @@ function seedDemoSocial(store: Store, demoUserId: number, now: Date): void {
   ])
   for (const [source, target, age] of [...neighbours, ...NEIGHBOURS_AMONG_FRIENDS]) {
     const when = daysAgo(age)
-    store.relationships.add(person(source).id, person(target).id, 'neighbor', when)
-    record(person(source).id, 'AddedNeighbor', 'User', person(target).id, when)
+    await store.relationships.add(person(source).id, person(target).id, 'neighbor', when)
+    await record(person(source).id, 'AddedNeighbor', 'User', person(target).id, when)
   }
   for (const username of FRIENDS_OF_THE_DEMO_USER) {
-    store.relationships.add(demoUserId, person(username).id, 'friend', daysAgo(GROUP_AGE_DAYS - 1))
-    store.relationships.add(person(username).id, demoUserId, 'friend', daysAgo(GROUP_AGE_DAYS - 1))
+    await store.relationships.add(demoUserId, person(username).id, 'friend', daysAgo(GROUP_AGE_DAYS - 1))
+    await store.relationships.add(person(username).id, demoUserId, 'friend', daysAgo(GROUP_AGE_DAYS - 1))
   }
 
   const comments: (Comment | null)[] = []
@@ -238,7 +238,7 @@ function seedDemoSocial(store: Store, demoUserId: number, now: Date): void {
       continue
     }
     const published = at(Date.parse(post.issued) + comment.after * HOUR_MS)
-    const stored = store.comments.add({
+    const stored = await store.comments.add({
       postId: post.id,
       authorId: person(comment.by).id,
       inReplyTo: parent?.id ?? null,
@@ -247,14 +247,14 @@ function seedDemoSocial(store: Store, demoUserId: number, now: Date): void {
       published,
     })
     comments.push(stored)
-    record(stored.authorId, 'NewAsset', 'Comment', stored.id, published)
+    await record(stored.authorId, 'NewAsset', 'Comment', stored.id, published)
   }
 
   for (const [username, title, after] of FAVOURITES) {
     const post = posts.get(title)
     if (!post) continue
     const published = at(Date.parse(post.issued) + after * HOUR_MS)
-    store.favorites.add(person(username).id, post.id, published)
-    record(person(username).id, 'AddedFavorite', 'Post', post.id, published)
+    await store.favorites.add(person(username).id, post.id, published)
+    await record(person(username).id, 'AddedFavorite', 'Post', post.id, published)
   }
 }

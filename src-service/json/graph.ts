@@ -57,22 +57,22 @@ const LIST_ITEM_TYPES: Record<ListType, ListItemJson['objectType']> = {
 /** Values by row id, loaded many ids per query; an id that names nothing is remembered as such. */
 class Batched<V> {
   readonly #values = new Map<number, V | null>()
-  readonly #load: (ids: number[]) => Map<number, V>
+  readonly #load: (ids: number[]) => Promise<Map<number, V>>
 
-  constructor(load: (ids: number[]) => Map<number, V>) {
+  constructor(load: (ids: number[]) => Promise<Map<number, V>>) {
     this.#load = load
   }
 
   /** Loads, in one go, those of `ids` not loaded yet. */
-  prime(ids: Iterable<number>): void {
+  async prime(ids: Iterable<number>): Promise<void> {
     const missing = [...new Set(ids)].filter((id) => !this.#values.has(id))
     if (missing.length === 0) return
-    const found = this.#load(missing)
+    const found = await this.#load(missing)
     for (const id of missing) this.#values.set(id, found.get(id) ?? null)
   }
 
-  get(id: number): V | null {
-    this.prime([id])
+  async get(id: number): Promise<V | null> {
+    await this.prime([id])
     return this.#values.get(id) ?? null
   }
 
@@ -82,11 +82,11 @@ class Batched<V> {
   }
 }
 
-function oneByOne<V>(find: (id: number) => V | null): (ids: number[]) => Map<number, V> {
-  return (ids) => {
+function oneByOne<V>(find: (id: number) => Promise<V | null>): (ids: number[]) => Promise<Map<number, V>> {
+  return async (ids) => {
     const found = new Map<number, V>()
     for (const id of ids) {
-      const value = find(id)
+      const value = await find(id)
       if (value !== null) found.set(id, value)
     }
     return found
@@ -134,16 +134,21 @@ export class JsonGraph {
   }
 
   /** The events whose actor and object still exist, in the order given. */
-  events(records: readonly EventRecord[]): EventJson[] {
-    this.#prefetch(records)
-    return records.map((record) => this.event(record)).filter((event): event is EventJson => event !== null)
+  async events(records: readonly EventRecord[]): Promise<EventJson[]> {
+    await this.#prefetch(records)
+    const events: EventJson[] = []
+    for (const record of records) {
+      const event = await this.event(record)
+      if (event !== null) events.push(event)
+    }
+    return events
   }
 
   /** Null when its actor or object is gone. */
-  event(record: EventRecord): EventJson | null {
-    const actor = this.user(record.actorId)
+  async event(record: EventRecord): Promise<EventJson | null> {
+    const actor = await this.user(record.actorId)
     const object =
-      record.objectType === 'User' ? this.user(record.objectId) : this.asset(record.objectType, record.objectId)
+      record.objectType === 'User' ? await this.user(record.objectId) : await this.asset(record.objectType, record.objectId)
     if (!actor || !object) return null
     return {
       id: this.#tag(record.urlId),
@@ -156,17 +161,17 @@ export class JsonGraph {
     }
   }
 
-  user(userId: number): UserJson | null {
+  async user(userId: number): Promise<UserJson | null> {
     let json = this.#userJson.get(userId)
     if (json === undefined) {
-      const person = this.#people.get(userId)
+      const person = await this.#people.get(userId)
       json = person && this.#userOf(person)
       this.#userJson.set(userId, json)
     }
     return json
   }
 
-  asset(kind: Exclude<ObjectType, 'User'>, id: number): Exclude<EventObjectJson, UserJson> | null {
+  asset(kind: Exclude<ObjectType, 'User'>, id: number): Promise<Exclude<EventObjectJson, UserJson> | null> {
     switch (kind) {
       case 'Post':
         return this.post(id)
@@ -179,11 +184,11 @@ export class JsonGraph {
     }
   }
 
-  post(postId: number): PostJson | null {
+  async post(postId: number): Promise<PostJson | null> {
     let json = this.#postJson.get(postId)
     if (json === undefined) {
-      const post = this.#posts.get(postId)
-      json = post && this.#postOf(post)
+      const post = await this.#posts.get(postId)
+      json = post && (await this.#postOf(post))
       this.#postJson.set(postId, json)
     }
     return json
@@ -201,20 +206,20 @@ export class JsonGraph {
   }
 
   /** Reads what the events will need, each kind in as few queries as it takes. */
-  #prefetch(records: readonly EventRecord[]): void {
+  async #prefetch(records: readonly EventRecord[]): Promise<void> {
     const ids = (type: ObjectType) =>
       records.filter((record) => record.objectType === type).map((record) => record.objectId)
-    this.#comments.prime(ids('Comment'))
-    this.#comments.prime(this.#comments.loaded().flatMap((comment) => comment.inReplyTo ?? []))
+    await this.#comments.prime(ids('Comment'))
+    await this.#comments.prime(this.#comments.loaded().flatMap((comment) => comment.inReplyTo ?? []))
     const comments = this.#comments.loaded()
-    this.#posts.prime([...ids('Post'), ...comments.map((comment) => comment.postId)])
+    await this.#posts.prime([...ids('Post'), ...comments.map((comment) => comment.postId)])
     const posts = this.#posts.loaded()
-    this.#weblogs.prime(posts.map((post) => post.weblogId))
-    this.#photos.prime(ids('Photo'))
-    this.#albums.prime(this.#photos.loaded().map((photo) => photo.albumId))
-    this.#listItems.prime(ids('ListItem'))
-    this.#lists.prime(this.#listItems.loaded().map((item) => item.listId))
-    this.#people.prime([
+    await this.#weblogs.prime(posts.map((post) => post.weblogId))
+    await this.#photos.prime(ids('Photo'))
+    await this.#albums.prime(this.#photos.loaded().map((photo) => photo.albumId))
+    await this.#listItems.prime(ids('ListItem'))
+    await this.#lists.prime(this.#listItems.loaded().map((item) => item.listId))
+    await this.#people.prime([
       ...records.map((record) => record.actorId),
       ...ids('User'),
       ...posts.map((post) => post.authorId),
@@ -222,15 +227,15 @@ export class JsonGraph {
       ...this.#albums.loaded().map((album) => album.ownerId),
       ...this.#lists.loaded().map((list) => list.ownerId),
     ])
-    this.#urlIdsOf('User').prime(this.#people.loaded().map((person) => person.id))
-    this.#urlIdsOf('Post').prime(posts.map((post) => post.id))
-    this.#urlIdsOf('Blog').prime(posts.map((post) => post.weblogId))
-    this.#urlIdsOf('Comment').prime(comments.map((comment) => comment.id))
-    this.#favoriteCounts.prime(posts.map((post) => post.id))
-    this.#commentCounts.prime(posts.map((post) => post.id))
-    this.#replyCounts.prime(ids('Comment'))
-    for (const type of ['Post', 'Comment', 'Photo', 'ListItem'] as const) this.#groupsOf(type).prime(ids(type))
-    this.#groups.prime([...this.#groupsOfAssets.values()].flatMap((groups) => groups.loaded()))
+    await this.#urlIdsOf('User').prime(this.#people.loaded().map((person) => person.id))
+    await this.#urlIdsOf('Post').prime(posts.map((post) => post.id))
+    await this.#urlIdsOf('Blog').prime(posts.map((post) => post.weblogId))
+    await this.#urlIdsOf('Comment').prime(comments.map((comment) => comment.id))
+    await this.#favoriteCounts.prime(posts.map((post) => post.id))
+    await this.#commentCounts.prime(posts.map((post) => post.id))
+    await this.#replyCounts.prime(ids('Comment'))
+    for (const type of ['Post', 'Comment', 'Photo', 'ListItem'] as const) await this.#groupsOf(type).prime(ids(type))
+    await this.#groups.prime([...this.#groupsOfAssets.values()].flatMap((groups) => groups.loaded()))
   }
 
   #userOf(person: Person): UserJson {
@@ -258,11 +263,11 @@ export class JsonGraph {
     }
   }
 
-  #postOf(post: Post): PostJson | null {
-    const weblog = this.#weblogs.get(post.weblogId)
-    const author = this.user(post.authorId)
-    const urlId = this.#urlIdsOf('Post').get(post.id)
-    const container = weblog && this.#blog(weblog)
+  async #postOf(post: Post): Promise<PostJson | null> {
+    const weblog = await this.#weblogs.get(post.weblogId)
+    const author = await this.user(post.authorId)
+    const urlId = await this.#urlIdsOf('Post').get(post.id)
+    const container = weblog && (await this.#blog(weblog))
     if (!weblog || !author || urlId === null || !container) return null
     const renderedContent = contentHtml(post.contentKind, post.content)
     const markup = post.contentKind === 'xhtml'
@@ -283,10 +288,10 @@ export class JsonGraph {
       published: post.issued,
       author,
       container,
-      groups: this.#groupIds('Post', post.id),
+      groups: await this.#groupIds('Post', post.id),
       categories: post.categories,
-      commentCount: this.#commentCounts.get(post.id) ?? 0,
-      favoriteCount: this.#favoriteCounts.get(post.id) ?? 0,
+      commentCount: (await this.#commentCounts.get(post.id)) ?? 0,
+      favoriteCount: (await this.#favoriteCounts.get(post.id)) ?? 0,
       reblogCount: 0,
       hasExtendedContent: false,
       // The sanitiser lets no audio or video element through, so posts embed images only.
@@ -296,14 +301,14 @@ export class JsonGraph {
     }
   }
 
-  #comment(commentId: number): CommentJson | null {
-    const comment = this.#comments.get(commentId)
-    const post = comment && this.post(comment.postId)
-    const author = comment && this.user(comment.authorId)
+  async #comment(commentId: number): Promise<CommentJson | null> {
+    const comment = await this.#comments.get(commentId)
+    const post = comment && (await this.post(comment.postId))
+    const author = comment && (await this.user(comment.authorId))
     const root = post && this.#postRef(post)
-    const urlId = this.#urlIdsOf('Comment').get(commentId)
+    const urlId = await this.#urlIdsOf('Comment').get(commentId)
     if (!comment || !post || !author || !root || urlId === null) return null
-    const parent = comment.inReplyTo === null ? null : this.#comments.get(comment.inReplyTo)
+    const parent = comment.inReplyTo === null ? null : await this.#comments.get(comment.inReplyTo)
     return {
       id: this.#tag(urlId),
       urlId,
@@ -318,21 +323,21 @@ export class JsonGraph {
       author,
       commenter: { href: author.profilePageUrl, name: author.displayName, avatarLink: author.avatarLink },
       container: post.container,
-      groups: this.#groupIds('Comment', comment.id),
+      groups: await this.#groupIds('Comment', comment.id),
       root,
-      inReplyTo: (parent && this.#commentRef(parent, post)) ?? root,
-      commentCount: this.#replyCounts.get(comment.id) ?? 0,
+      inReplyTo: (parent && (await this.#commentRef(parent, post))) ?? root,
+      commentCount: (await this.#replyCounts.get(comment.id)) ?? 0,
       // Only posts can be favourites.
       favoriteCount: 0,
     }
   }
 
-  #photo(photoId: number): PhotoJson | null {
-    const photo = this.#photos.get(photoId)
-    const album = photo && this.#albums.get(photo.albumId)
-    const author = album && this.user(album.ownerId)
-    const urlId = this.#urlIdsOf('Photo').get(photoId)
-    const albumUrlId = album && this.#urlIdsOf('Album').get(album.id)
+  async #photo(photoId: number): Promise<PhotoJson | null> {
+    const photo = await this.#photos.get(photoId)
+    const album = photo && (await this.#albums.get(photo.albumId))
+    const author = album && (await this.user(album.ownerId))
+    const urlId = await this.#urlIdsOf('Photo').get(photoId)
+    const albumUrlId = album && (await this.#urlIdsOf('Album').get(album.id))
     if (!photo || !album || !author || urlId === null || !albumUrlId) return null
     return {
       id: this.#tag(urlId),
@@ -347,7 +352,7 @@ export class JsonGraph {
       permalinkUrl: photoPageUrl(this.#origin, photo),
       author,
       container: this.#container('Album', albumUrlId, album.title, albumPageUrl(this.#origin, album)),
-      groups: this.#groupIds('Photo', photo.id),
+      groups: await this.#groupIds('Photo', photo.id),
       commentCount: 0,
       favoriteCount: 0,
       imageLink: { width: photo.width, height: photo.height, url: photoFileUrl(this.#origin, photo) },
@@ -355,12 +360,12 @@ export class JsonGraph {
     }
   }
 
-  #listItem(itemId: number): ListItemJson | null {
-    const item = this.#listItems.get(itemId)
-    const list = item && this.#lists.get(item.listId)
-    const author = list && this.user(list.ownerId)
-    const urlId = this.#urlIdsOf('ListItem').get(itemId)
-    const listUrlId = list && this.#urlIdsOf('List').get(list.id)
+  async #listItem(itemId: number): Promise<ListItemJson | null> {
+    const item = await this.#listItems.get(itemId)
+    const list = item && (await this.#lists.get(item.listId))
+    const author = list && (await this.user(list.ownerId))
+    const urlId = await this.#urlIdsOf('ListItem').get(itemId)
+    const listUrlId = list && (await this.#urlIdsOf('List').get(list.id))
     if (!item || !list || !author || urlId === null || !listUrlId) return null
     const { email: _private, ...details } = item.fields as Record<string, string>
     const notes = notesContent(item)
@@ -376,7 +381,7 @@ export class JsonGraph {
       permalinkUrl: itemAddresses(this.#origin, list, item.id).alternate,
       author,
       container: this.#container('List', listUrlId, list.title, listAddresses(this.#origin, list).page),
-      groups: this.#groupIds('ListItem', item.id),
+      groups: await this.#groupIds('ListItem', item.id),
       commentCount: 0,
       favoriteCount: 0,
       rating: item.rating,
@@ -400,9 +405,9 @@ export class JsonGraph {
     }
   }
 
-  #commentRef(comment: Comment, post: PostJson): AssetRefJson | null {
-    const urlId = this.#urlIdsOf('Comment').get(comment.id)
-    const author = this.user(comment.authorId)
+  async #commentRef(comment: Comment, post: PostJson): Promise<AssetRefJson | null> {
+    const urlId = await this.#urlIdsOf('Comment').get(comment.id)
+    const author = await this.user(comment.authorId)
     if (urlId === null || !author) return null
     return {
       id: this.#tag(urlId),
@@ -417,8 +422,8 @@ export class JsonGraph {
     }
   }
 
-  #blog(weblog: Weblog): ContainerJson | null {
-    const urlId = this.#urlIdsOf('Blog').get(weblog.id)
+  async #blog(weblog: Weblog): Promise<ContainerJson | null> {
+    const urlId = await this.#urlIdsOf('Blog').get(weblog.id)
     return urlId === null ? null : this.#container('Blog', urlId, weblog.title, weblogAddresses(this.#origin, weblog).page)
   }
 
@@ -427,9 +432,9 @@ export class JsonGraph {
   }
 
   /** The id URIs of the group the asset was published in (none, or one). */
-  #groupIds(type: ObjectType, id: number): string[] {
-    const groupId = this.#groupsOf(type).get(id)
-    const group = groupId === null ? null : this.#groups.get(groupId)
+  async #groupIds(type: ObjectType, id: number): Promise<string[]> {
+    const groupId = await this.#groupsOf(type).get(id)
+    const group = groupId === null ? null : await this.#groups.get(groupId)
     return group ? [this.#tag(group.urlId)] : []
   }
 

@@ -23,13 +23,13 @@ describe('file names', () => {
     expect(fileNameProblem(`${'x'.repeat(201)}.jpg`)).toMatch(/longer than 200/)
   })
 
-  it('de-duplicates with _1, _2 … before the extension', () => {
+  it('de-duplicates with _1, _2 … before the extension', async () => {
     const taken = new Set(['dot.gif', 'dot_1.gif', 'README', 'archive.tar.gz'])
-    const free = (name: string) => firstFreeName(name, (candidate) => taken.has(candidate))
-    expect(free('new.gif')).toBe('new.gif')
-    expect(free('dot.gif')).toBe('dot_2.gif')
-    expect(free('README')).toBe('README_1')
-    expect(free('archive.tar.gz')).toBe('archive.tar_1.gz')
+    const free = (name: string) => firstFreeName(name, async (candidate) => taken.has(candidate))
+    expect(await free('new.gif')).toBe('new.gif')
+    expect(await free('dot.gif')).toBe('dot_2.gif')
+    expect(await free('README')).toBe('README_1')
+    expect(await free('archive.tar.gz')).toBe('archive.tar_1.gz')
   })
 
   it("derives a photo's file name from its title and type", () => {

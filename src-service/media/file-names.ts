@@ -28,12 +28,12 @@ export function splitExtension(name: string): [stem: string, extension: string] 
 }
 
 /** `name`, or the first of name_1.ext, name_2.ext, … that `isTaken` says is free. */
-export function firstFreeName(name: string, isTaken: (candidate: string) => boolean): string {
-  if (!isTaken(name)) return name
+export async function firstFreeName(name: string, isTaken: (candidate: string) => Promise<boolean>): Promise<string> {
+  if (!(await isTaken(name))) return name
   const [stem, extension] = splitExtension(name)
   for (let number = 1; ; number++) {
     const candidate = `${stem}_${number}${extension}`
-    if (!isTaken(candidate)) return candidate
+    if (!(await isTaken(candidate))) return candidate
   }
 }
 

@@ -62,11 +62,11 @@ export class MediaLibrary {
    * Runs `record` in `transaction`, then moves each incoming file to its stored name before the commit: the rows
    * and the files exist together or not at all (a file placed before a failed commit is removed again).
    */
-  recordWithFiles<T>(transaction: Transaction, files: readonly FileMove[], record: () => T): T {
+  async recordWithFiles<T>(transaction: Transaction, files: readonly FileMove[], record: () => Promise<T>): Promise<T> {
     const placed: string[] = []
     try {
-      return transaction(() => {
-        const result = record()
+      return await transaction(async () => {
+        const result = await record()
         for (const { from, to } of files) {
           this.#place(from, to)
           placed.push(to)
@@ -87,7 +87,7 @@ export class MediaLibrary {
 }
 
 /** The store's transaction function. */
-export type Transaction = <T>(work: () => T) => T
+export type Transaction = <T>(work: () => Promise<T>) => Promise<T>
 
 /** An incoming file and the stored name it takes. */
 export interface FileMove {

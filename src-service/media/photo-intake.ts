@@ -25,7 +25,7 @@ export async function addPhoto<T>(
   store: Store,
   library: MediaLibrary,
   request: PhotoRequest,
-  respond: (photo: Photo) => T,
+  respond: (photo: Photo) => Promise<T>,
 ): Promise<T> {
   try {
     const { album, actorId, entry } = request
@@ -74,9 +74,9 @@ export async function addPhoto<T>(
         { from: file.path, to: fields.storedName },
         { from: photo.thumbnail.path, to: fields.thumbnailName },
       ]
-      return library.recordWithFiles(store.transaction, files, () => {
-        const added = store.photos.add(album.id, fields, now)
-        store.events.record({ actorId, verb: 'NewAsset', objectType: 'Photo', objectId: added.id, published: now })
+      return await library.recordWithFiles(store.transaction, files, async () => {
+        const added = await store.photos.add(album.id, fields, now)
+        await store.events.record({ actorId, verb: 'NewAsset', objectType: 'Photo', objectId: added.id, published: now })
         return respond(added)
       })
     } finally {

@@ -18,7 +18,7 @@ export async function addUpload<T>(
   store: Store,
   library: MediaLibrary,
   request: UploadRequest,
-  respond: (upload: Upload) => T,
+  respond: (upload: Upload) => Promise<T>,
 ): Promise<T> {
   try {
     const { weblog, entry } = request
@@ -32,9 +32,10 @@ export async function addUpload<T>(
     const mediaType = normalMediaType(type)
     const now = formatW3cDate(new Date())
     const storedName = library.newStoredName('uploads', weblog.id, splitExtension(requestedName)[1])
-    return library.recordWithFiles(store.transaction, [{ from: file.path, to: storedName }], () => {
-      const filename = firstFreeName(requestedName, (candidate) => store.uploads.has(weblog.id, candidate))
-      const upload = store.uploads.add(
+    return await library.recordWithFiles(store.transaction, [{ from: file.path, to: storedName }], async () => {
+      await store.uploads.lockNames(weblog.id)
+      const filename = await firstFreeName(requestedName, (candidate) => store.uploads.has(weblog.id, candidate))
+      const upload = await store.uploads.add(
         weblog.id,
         { filename, mediaType, byteSize: file.size, sha256: file.sha256, storedName },
         now,

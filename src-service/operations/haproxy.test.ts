@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWsseHeader, readLinkFeed } from '../../src-protocol'
 import { freePort, startHaproxy, type Haproxy } from '../testing/haproxy'
 import { startServiceProcess, type ServiceProcess } from '../testing/service-process'
+import { dropTestDatabase } from '../testing/postgres'
 
 const PROFILE = '/profiles/melody'
 const FEED = '/t/atom/weblog/blog_id=1'
@@ -26,8 +27,14 @@ describe('two instances behind haproxy', () => {
   // it first, so none of its connections meets a closed port mid-request.
   // Every link they send leads back through haproxy.
   let balancerPort: number
+  // Both share a's database on PostgreSQL; on SQLite, b has a copy of a's data dir (below).
   const start = async (name: string, port = 0) =>
-    startServiceProcess(join(dir, name), port, { logJson: true, drainDelaySeconds: 1, publicOrigin: `http://127.0.0.1:${balancerPort}` })
+    startServiceProcess(join(dir, name), port, {
+      logJson: true,
+      drainDelaySeconds: 1,
+      publicOrigin: `http://127.0.0.1:${balancerPort}`,
+      databaseOf: join(dir, 'a'),
+    })
   /** How many requests with ids starting `prefix` an instance logged. */
   const served = (instance: ServiceProcess, prefix: string) =>
     instance
@@ -76,6 +83,7 @@ describe('two instances behind haproxy', () => {
     // Every process is stopped even if stopping another fails.
     await Promise.allSettled([haproxy?.stop(), ...instances.map((instance) => instance.stop())])
     await rm(dir, { recursive: true, force: true })
+    await dropTestDatabase(join(dir, 'a'))
   })
 
   it('balances requests over both instances and carries each X-Request-Id through, or makes one', async () => {

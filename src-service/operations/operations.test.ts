@@ -7,9 +7,9 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createService, type Service } from '../app'
 import { parseArguments } from '../server'
-import { openStore } from '../store'
 import { melody, signedRequest } from '../testing/service-fixture'
 import { JsonLog } from './log'
+import { openTestStore, testDatabaseOption } from '../testing/postgres'
 
 const ENTRY = `<?xml version="1.0" encoding="utf-8"?>
 <entry xmlns="http://purl.org/atom/ns#"><title>Logged</title><content mode="escaped">Body</content></entry>`
@@ -24,12 +24,12 @@ describe('operating the service', () => {
 
   beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-operations-'))
-    const store = openStore(dataDir)
-    const user = store.users.add({ username: melody.username, displayName: melody.displayName, loginPassword: melody.loginPassword, apiPassword: melody.password })
-    for (const weblog of melody.weblogs) store.weblogs.add({ ownerId: user.id, ...weblog })
-    store.close()
+    const store = await openTestStore(dataDir)
+    const user = await store.users.add({ username: melody.username, displayName: melody.displayName, loginPassword: melody.loginPassword, apiPassword: melody.password })
+    for (const weblog of melody.weblogs) await store.weblogs.add({ ownerId: user.id, ...weblog })
+    await store.close()
     lines = []
-    service = await createService({ dataDir, rateLimit: 1, log: new JsonLog((line) => lines.push(line)) })
+    service = await createService({ dataDir, ...(await testDatabaseOption(dataDir)), rateLimit: 1, log: new JsonLog((line) => lines.push(line)) })
     server = createServer()
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -38,7 +38,7 @@ describe('operating the service', () => {
   afterEach(async () => {
     server.closeAllConnections()
     await new Promise((resolve) => server.close(resolve))
-    service.close()
+    await service.close()
     rmSync(dataDir, { recursive: true, force: true })
   })
 
@@ -70,7 +70,7 @@ describe('operating the service', () => {
   })
 
   it('answers /ready with 503 when the store cannot answer, and logs the failure of a request with its id', async () => {
-    service.close()
+    await service.close()
     const ready = await fetch(`${origin}/ready`)
     expect(ready.status).toBe(503)
     const body = (await ready.json()) as { reason: string; error: string }

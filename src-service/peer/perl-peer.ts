@@ -9,6 +9,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll } from 'vitest'
 import type { WsseCredentials } from '../../src-protocol'
 import { startService, type RunningService } from '../server'
+import { dropTestDatabase, testDatabaseOption } from '../testing/postgres'
 import { readSandboxFile } from '../testing/service-fixture'
 
 export interface PerlPeer {
@@ -28,11 +29,12 @@ export function perlPeer(scriptName: string, modules: readonly string[]): PerlPe
       throw new Error('Perl XML::Atom::Client is missing: run `sudo apt-get install libxml-atom-perl`.')
     }
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-peer-'))
-    service = await startService({ port: 0, dataDir, demo: true })
+    service = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true })
   })
   afterAll(async () => {
     await service?.close()
     rmSync(dataDir, { recursive: true, force: true })
+    await dropTestDatabase(dataDir)
   })
   return {
     get origin() {

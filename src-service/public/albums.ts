@@ -16,22 +16,22 @@ export function photoPageUrl(origin: string, photo: Pick<Photo, 'id' | 'albumId'
 
 export function registerAlbumPages(router: Router, store: Store): void {
   router
-    .get('/albums/:setId/', ({ params }) => {
-      const album = findAlbum(store, params['setId'])
+    .get('/albums/:setId/', async ({ params }) => {
+      const album = await findAlbum(store, params['setId'])
       if (!album) return notFoundPage('There is no album at this address. The link may be out of date.')
-      return albumPage(album, store.photos.inAlbum(album.id))
+      return albumPage(album, await store.photos.inAlbum(album.id))
     })
-    .get('/albums/:setId/:photoId', ({ params }) => {
-      const album = findAlbum(store, params['setId'])
+    .get('/albums/:setId/:photoId', async ({ params }) => {
+      const album = await findAlbum(store, params['setId'])
       const photoId = idOf(params['photoId'])
-      const photos = album ? store.photos.inAlbum(album.id) : []
+      const photos = album ? await store.photos.inAlbum(album.id) : []
       const index = photos.findIndex((photo) => photo.id === photoId)
       if (!album || index === -1) return notFoundPage('There is no photo at this address. The link may be out of date.')
       return photoPage(album, photos, index)
     })
 }
 
-function findAlbum(store: Store, id: string | undefined): Album | null {
+async function findAlbum(store: Store, id: string | undefined): Promise<Album | null> {
   const albumId = idOf(id)
   return albumId === null ? null : store.albums.find(albumId)
 }

@@ -7,11 +7,11 @@ describe('public list pages', () => {
   let service: ServiceFixture
   beforeAll(async () => {
     // The items point at made-up sites; the test service looks nothing up.
-    service = await startTestService([melody], (store) => {
-      const ownerId = store.users.find(melody.username)!.id
-      store.lists.add({ ownerId, title: 'Songs <script>', type: 'music' })
-      store.lists.add({ ownerId, title: 'People', type: 'people' })
-      store.lists.add({ ownerId, title: 'Empty', type: 'links' })
+    service = await startTestService([melody], async (store) => {
+      const ownerId = (await store.users.find(melody.username))!.id
+      await store.lists.add({ ownerId, title: 'Songs <script>', type: 'music' })
+      await store.lists.add({ ownerId, title: 'People', type: 'people' })
+      await store.lists.add({ ownerId, title: 'Empty', type: 'links' })
     })
   })
   afterAll(() => service.dispose())

@@ -21,18 +21,18 @@ export function registerListPages(router: Router, store: Store): void {
 }
 
 function listWithoutSlash(store: Store): Handler {
-  return ({ params }) => {
-    const list = findList(store, params['listId'])
+  return async ({ params }) => {
+    const list = await findList(store, params['listId'])
     if (!list) return noSuchList(params['listId'])
     return { status: 301, headers: { Location: listAddresses('', list).page } }
   }
 }
 
 function listPage(store: Store): Handler {
-  return ({ params }) => {
-    const list = findList(store, params['listId'])
+  return async ({ params }) => {
+    const list = await findList(store, params['listId'])
     if (!list) return noSuchList(params['listId'])
-    const items = store.lists.itemsOf(list.id)
+    const items = await store.lists.itemsOf(list.id)
     const count = `${items.length} ${items.length === 1 ? 'item' : 'items'}`
     const listing =
       items.length === 0
@@ -88,7 +88,7 @@ function externalLink(href: string, html: string): string {
   return `<a href="${escapeHtml(href)}" rel="nofollow noopener">${html}</a>`
 }
 
-function findList(store: Store, listId: string | undefined): List | null {
+async function findList(store: Store, listId: string | undefined): Promise<List | null> {
   const id = idOf(listId)
   return id === null ? null : store.lists.find(id)
 }

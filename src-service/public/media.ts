@@ -32,24 +32,24 @@ const SANDBOX = "default-src 'none'; img-src 'self' data:; media-src 'self'; sty
 
 export function registerMediaFiles(router: Router, store: Store, library: MediaLibrary): void {
   router
-    .get('/media/blogs/:slug/:name', ({ params }) => {
-      const upload = store.uploads.findByName(params['slug']!, params['name']!)
+    .get('/media/blogs/:slug/:name', async ({ params }) => {
+      const upload = await store.uploads.findByName(params['slug']!, params['name']!)
       if (!upload) return missing()
       return serveFile(library.pathOf(upload.storedName), upload.mediaType, A_DAY)
     })
-    .get('/media/photos/:photoId/:name', ({ params }) => {
-      const photo = findPhoto(store, params['photoId'])
+    .get('/media/photos/:photoId/:name', async ({ params }) => {
+      const photo = await findPhoto(store, params['photoId'])
       if (!photo || photo.filename !== params['name']) return missing()
       return serveFile(library.pathOf(photo.storedName), photo.mediaType, FOREVER)
     })
-    .get('/media/thumbnails/:photoId.jpg', ({ params }) => {
-      const photo = findPhoto(store, params['photoId'])
+    .get('/media/thumbnails/:photoId.jpg', async ({ params }) => {
+      const photo = await findPhoto(store, params['photoId'])
       if (!photo) return missing()
       return serveFile(library.pathOf(photo.thumbnailName), 'image/jpeg', FOREVER)
     })
 }
 
-function findPhoto(store: Store, id: string | undefined): Photo | null {
+async function findPhoto(store: Store, id: string | undefined): Promise<Photo | null> {
   const photoId = idOf(id)
   return photoId === null ? null : store.photos.find(photoId)
 }

@@ -31,18 +31,18 @@ const AVATAR_SPEC = /^(\d{1,4})(si|pi|wi|hi)\.png$/
 
 export function registerProfilePages(router: Router, store: Store, avatars: AvatarCache): void {
   router
-    .get('/profiles/:username', ({ params }) => {
-      const person = store.profiles.findByUsername(params['username'] ?? '')
+    .get('/profiles/:username', async ({ params }) => {
+      const person = await store.profiles.findByUsername(params['username'] ?? '')
       if (!person) return notFoundPage(`There is nobody called "${params['username'] ?? ''}" here. Check the address.`)
       return profilePage(store, person)
     })
-    .get('/groups/:urlId/', ({ params }) => {
-      const group = store.groups.findByUrlId(params['urlId'] ?? '')
+    .get('/groups/:urlId/', async ({ params }) => {
+      const group = await store.groups.findByUrlId(params['urlId'] ?? '')
       if (!group) return notFoundPage('There is no group at this address. The link may be out of date.')
       return groupPage(store, group)
     })
     .get('/avatars/:urlId/:spec', async ({ params }) => {
-      const person = store.profiles.findByUrlId(params['urlId'] ?? '')
+      const person = await store.profiles.findByUrlId(params['urlId'] ?? '')
       if (!person) return notFoundPage('There is nobody with this avatar address. The link may be out of date.')
       const size = Number(AVATAR_SPEC.exec(params['spec'] ?? '')?.[1])
       if (!(AVATAR_SIZES as readonly number[]).includes(size)) {
@@ -69,11 +69,11 @@ ul.people a { display: flex; align-items: center; gap: 0.5rem; }
 ul.people img { border-radius: 4px; }
 </style>`
 
-function profilePage(store: Store, person: Person): Reply {
+async function profilePage(store: Store, person: Person): Promise<Reply> {
   const meta = [`@${escapeHtml(person.username)}`, ...(person.location ? [escapeHtml(person.location)] : [])].join(' · ')
-  const weblogs = store.weblogs.ownedBy(person.id)
-  const groups = store.groups.groupsOf(person.id)
-  const neighbours = [...store.profiles.people(store.relationships.targetsOf(person.id, 'neighbor')).values()]
+  const weblogs = await store.weblogs.ownedBy(person.id)
+  const groups = await store.groups.groupsOf(person.id)
+  const neighbours = [...(await store.profiles.people(await store.relationships.targetsOf(person.id, 'neighbor'))).values()]
   const sections = [
     PROFILE_STYLE,
     `<header class="person">${avatarImage(person, 115)}<div><h1>${escapeHtml(person.displayName)}</h1>` +
@@ -87,9 +87,9 @@ function profilePage(store: Store, person: Person): Reply {
   return htmlPage({ title: person.displayName, body: sections.filter(Boolean).join('\n') })
 }
 
-function groupPage(store: Store, group: Group): Reply {
-  const members = store.groups.members(group.id)
-  const people = store.profiles.people(members.map((member) => member.userId))
+async function groupPage(store: Store, group: Group): Promise<Reply> {
+  const members = await store.groups.members(group.id)
+  const people = await store.profiles.people(members.map((member) => member.userId))
   const count = `${members.length} ${members.length === 1 ? 'member' : 'members'}`
   const sections = [
     PROFILE_STYLE,

@@ -6,13 +6,13 @@ import { PAGE_CONTENT_SECURITY_POLICY } from './page'
 describe('public weblog pages', () => {
   let service: ServiceFixture
   beforeAll(async () => {
-    service = await startTestService([melody, ivy], (store) => {
-      const travel = store.categories.add(1, 'Travel & <Trips>')
+    service = await startTestService([melody, ivy], async (store) => {
+      const travel = await store.categories.add(1, 'Travel & <Trips>')
       const post = (weblogId: number, title: string, content: string, contentKind: 'xhtml' | 'text', issued: string) =>
         store.posts.create(weblogId, 1, { title, content, contentKind, summary: null, issued, categories: weblogId === 1 ? [travel] : [] }, issued)
-      post(1, 'Lisbon <by tram>', '<h2>Day one</h2><p>Tiles &amp; <a href="javascript:alert(1)" onclick="x()">trams</a>.</p><script>alert(1)</script><img src="https://example.com/a.jpg" onerror="x()">', 'xhtml', '2026-03-01T10:00:00Z')
-      post(1, 'Shopping list', 'eggs & <milk>\nbread\n\nand later: coffee', 'text', '2026-03-02T10:00:00Z')
-      post(2, 'Elsewhere', '<p>In the other weblog</p>', 'xhtml', '2026-03-03T10:00:00Z')
+      await post(1, 'Lisbon <by tram>', '<h2>Day one</h2><p>Tiles &amp; <a href="javascript:alert(1)" onclick="x()">trams</a>.</p><script>alert(1)</script><img src="https://example.com/a.jpg" onerror="x()">', 'xhtml', '2026-03-01T10:00:00Z')
+      await post(1, 'Shopping list', 'eggs & <milk>\nbread\n\nand later: coffee', 'text', '2026-03-02T10:00:00Z')
+      await post(2, 'Elsewhere', '<p>In the other weblog</p>', 'xhtml', '2026-03-03T10:00:00Z')
     })
   })
   afterAll(() => service.dispose())

@@ -19,8 +19,8 @@ export function registerWeblogPages(router: Router, store: Store, clock: Service
 }
 
 function weblogWithoutSlash(store: Store): Handler {
-  return ({ params }) => {
-    const weblog = store.weblogs.findBySlug(params['slug'] ?? '')
+  return async ({ params }) => {
+    const weblog = await store.weblogs.findBySlug(params['slug'] ?? '')
     if (!weblog) return noSuchWeblog(params['slug'])
     return { status: 301, headers: { Location: weblogPath(weblog) } }
   }
@@ -28,10 +28,10 @@ function weblogWithoutSlash(store: Store): Handler {
 
 /** Lists the posts dated up to now: a scheduled post appears when its date comes. */
 function weblogPage(store: Store, clock: ServiceClock): Handler {
-  return ({ params }) => {
-    const weblog = store.weblogs.findBySlug(params['slug'] ?? '')
+  return async ({ params }) => {
+    const weblog = await store.weblogs.findBySlug(params['slug'] ?? '')
     if (!weblog) return noSuchWeblog(params['slug'])
-    const posts = store.posts.publicPage(weblog.id, w3cNow(clock), POSTS_ON_WEBLOG_PAGE)
+    const posts = await store.posts.publicPage(weblog.id, w3cNow(clock), POSTS_ON_WEBLOG_PAGE)
     const list =
       posts.length === 0
         ? '<p>Nothing has been posted here yet.</p>'
@@ -47,11 +47,11 @@ function postListItem(weblog: Weblog, post: Post): string {
 }
 
 function postPage(store: Store, clock: ServiceClock): Handler {
-  return ({ params }) => {
-    const weblog = store.weblogs.findBySlug(params['slug'] ?? '')
+  return async ({ params }) => {
+    const weblog = await store.weblogs.findBySlug(params['slug'] ?? '')
     if (!weblog) return noSuchWeblog(params['slug'])
     const id = idOf(params['postId'])
-    const post = id === null ? null : store.posts.find(id)
+    const post = id === null ? null : await store.posts.find(id)
     // A post scheduled for later is not there yet, to the public, exactly as one that never was.
     if (!post || post.weblogId !== weblog.id || post.issued > w3cNow(clock)) {
       return notFoundPage(`${weblog.title} has no post ${params['postId'] ?? ''}. It may have been deleted.`)

@@ -12,8 +12,8 @@ export const SCHEDULING_REL = 'x-blogdesk.scheduling'
  * extension's link: a post sent there dated in the future waits off the public pages until then (docs/PROTOCOL.md).
  */
 export function weblogRoot(weblogs: Weblogs): AuthenticatedHandler {
-  return ({ origin }, user) =>
-    atomReply(200, writeLinkFeed(weblogs.ownedBy(user.id).flatMap((weblog) => weblogLinks(origin, weblog))))
+  return async ({ origin }, user) =>
+    atomReply(200, writeLinkFeed((await weblogs.ownedBy(user.id)).flatMap((weblog) => weblogLinks(origin, weblog))))
 }
 
 function weblogLinks(origin: string, weblog: Weblog): AtomLink[] {

@@ -10,20 +10,20 @@ import { numberedPhoto } from '../testing/numbered-photos'
 import { expectError, ivy, melody, signedGet, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
 
 /** Melody's album 1 holds 25 photos, albums 2 and 4 none; her list 1 holds books; Ivy owns album 3 and list 2. */
-function arrange(store: Store): void {
-  const [melodyId, ivyId] = [store.users.find('melody')!.id, store.users.find('ivy')!.id]
-  const album = store.albums.add(melodyId, 'Lisbon')
-  store.albums.add(melodyId, 'Empty')
-  store.albums.add(ivyId, 'Cargo')
-  store.albums.add(melodyId, 'Still empty')
-  for (let index = 1; index <= 25; index++) store.photos.add(album.id, numberedPhoto(index, `Caption ${index}`), '2026-03-01T00:00:00Z')
-  const books = store.lists.add({ ownerId: melodyId, title: 'On the desk', type: 'books' })
-  store.lists.add({ ownerId: ivyId, title: 'Ivy’s books', type: 'books' })
-  store.lists.addItem(
+async function arrange(store: Store): Promise<void> {
+  const [melodyId, ivyId] = [(await store.users.find('melody'))!.id, (await store.users.find('ivy'))!.id]
+  const album = await store.albums.add(melodyId, 'Lisbon')
+  await store.albums.add(melodyId, 'Empty')
+  await store.albums.add(ivyId, 'Cargo')
+  await store.albums.add(melodyId, 'Still empty')
+  for (let index = 1; index <= 25; index++) await store.photos.add(album.id, numberedPhoto(index, `Caption ${index}`), '2026-03-01T00:00:00Z')
+  const books = await store.lists.add({ ownerId: melodyId, title: 'On the desk', type: 'books' })
+  await store.lists.add({ ownerId: ivyId, title: 'Ivy’s books', type: 'books' })
+  await store.lists.addItem(
     { listId: books.id, fields: { title: 'Dune', author: 'Frank Herbert' }, rating: 5, notes: null, issued: '2026-01-01T00:00:00Z' },
     '2026-01-01T00:00:00Z',
   )
-  store.lists.addItem(
+  await store.lists.addItem(
     { listId: books.id, fields: { isbn: '9780140449136' }, rating: null, notes: { format: 'text', value: 'Re-read' }, issued: '2026-01-02T00:00:00Z' },
     '2026-01-02T00:00:00Z',
   )

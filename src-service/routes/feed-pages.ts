@@ -21,7 +21,7 @@ export interface PagedFeed<T> {
   /** Links every page carries besides its paging links (the collection's public page, its PostURI). */
   links: AtomLink[]
   /** Up to `limit` rows from `offset`, newest first. */
-  rows(offset: number, limit: number): T[]
+  rows(offset: number, limit: number): Promise<T[]>
   entry(row: T): EntryToWrite
   /** When the row last changed (W3CDTF): the page's `modified` is its latest. */
   modified(row: T): string
@@ -36,19 +36,19 @@ export function registerPagedFeed<T>(
   store: Store,
   path: string,
   withWsse: (handler: AuthenticatedHandler) => Handler,
-  feedOf: (context: RequestContext, user: User) => { key: string; feed: PagedFeed<T> },
+  feedOf: (context: RequestContext, user: User) => Promise<{ key: string; feed: PagedFeed<T> }>,
 ): void {
   const pages = new RenderCache(store)
-  const handler = withWsse((context, user) => {
-    const { key, feed } = feedOf(context, user)
+  const handler = withWsse(async (context, user) => {
+    const { key, feed } = await feedOf(context, user)
     const offset = context.params['offset'] === undefined ? 0 : offsetOf(context.params['offset'])
-    return atomReply(200, pages.document(`${context.origin} ${user.id} ${key} ${offset}`, () => writePage(feed, offset)))
+    return atomReply(200, await pages.document(`${context.origin} ${user.id} ${key} ${offset}`, () => writePage(feed, offset)))
   })
   router.get(path, handler).get(`${path}/offset=:offset`, handler)
 }
 
-function writePage<T>(feed: PagedFeed<T>, offset: number): string {
-  const rows = feed.rows(offset, FEED_PAGE_SIZE + 1)
+async function writePage<T>(feed: PagedFeed<T>, offset: number): Promise<string> {
+  const rows = await feed.rows(offset, FEED_PAGE_SIZE + 1)
   const shown = rows.slice(0, FEED_PAGE_SIZE)
   const pageUri = (pageOffset: number) => (pageOffset > 0 ? `${feed.feedUri}/offset=${pageOffset}` : feed.feedUri)
   const pageLink = (rel: string, pageOffset: number): AtomLink => ({ rel, href: pageUri(pageOffset), type: ATOM_MEDIA_TYPE, title: feed.title })

@@ -26,7 +26,7 @@ export async function receiveFileEntry(
   let earlier: Reply | null
   try {
     idempotent = idempotentRequest(request, received.fingerprint)
-    earlier = idempotent && replay(records, userId, idempotent)
+    earlier = idempotent && (await replay(records, userId, idempotent))
   } catch (refusal) {
     // An unusable or reused key is refused after the file arrived: nothing of this request may stay behind.
     await received.file?.discard()

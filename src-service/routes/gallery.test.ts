@@ -39,11 +39,11 @@ describe('photo albums over Atom', () => {
   let service: ServiceFixture
   let album: string
   beforeAll(async () => {
-    service = await startTestService([melody, ivy], (store) => {
-      const [melodyId, ivyId] = [store.users.find('melody')!.id, store.users.find('ivy')!.id]
-      store.albums.add(melodyId, 'Summer <in> Lisbon')
-      store.albums.add(melodyId, 'Empty')
-      store.albums.add(ivyId, 'Cargo')
+    service = await startTestService([melody, ivy], async (store) => {
+      const [melodyId, ivyId] = [(await store.users.find('melody'))!.id, (await store.users.find('ivy'))!.id]
+      await store.albums.add(melodyId, 'Summer <in> Lisbon')
+      await store.albums.add(melodyId, 'Empty')
+      await store.albums.add(ivyId, 'Cargo')
     })
     album = `${service.origin}/t/atom/gallery/set_id=1`
   })
@@ -299,9 +299,9 @@ describe('photo albums over Atom', () => {
     it('records a NewAsset event for each photo, in the transaction that stores it', async () => {
       const { location } = await posted(photoXml({ title: 'Eventful' }))
       const photoId = Number(location.split('/').at(-1))
-      const { events, photoIds } = await service.withStore((store) => ({
-        events: store.events.streamPage(store.users.find('melody')!.id, null, 1000).filter((event) => event.objectType === 'Photo'),
-        photoIds: [...store.photos.inAlbum(1), ...store.photos.inAlbum(2)].map((photo) => photo.id),
+      const { events, photoIds } = await service.withStore(async (store) => ({
+        events: (await store.events.streamPage((await store.users.find('melody'))!.id, null, 1000)).filter((event) => event.objectType === 'Photo'),
+        photoIds: [...(await store.photos.inAlbum(1)), ...(await store.photos.inAlbum(2))].map((photo) => photo.id),
       }))
       expect(events.filter((event) => event.objectId === photoId)).toEqual([
         expect.objectContaining({ actorId: expect.any(Number), verb: 'NewAsset', objectType: 'Photo', objectId: photoId }),

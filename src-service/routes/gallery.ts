@@ -31,8 +31,8 @@ export function registerMediaRoutes(
 ): void {
   const album = '/t/atom/gallery/set_id=:setId'
   router.get('/t/atom/gallery', withWsse(galleryRoot(store, feeds))).post(album, withWsse(postPhoto(store, library)))
-  if (feeds) registerPagedFeed(router, store, album, withWsse, ({ origin, params }, user) => {
-    const owned = ownedAlbum(store, user, params['setId'])
+  if (feeds) registerPagedFeed(router, store, album, withWsse, async ({ origin, params }, user) => {
+    const owned = await ownedAlbum(store, user, params['setId'])
     return { key: `album ${owned.id}`, feed: albumFeed(store, owned, origin) }
   })
   registerUploadRoutes(router, store, library, withWsse)
@@ -42,11 +42,11 @@ export function registerMediaRoutes(
 
 /** GET /t/atom/gallery: each album's PostURI, its feed (an extension: the same address) and public page. */
 function galleryRoot(store: Store, feeds: boolean): AuthenticatedHandler {
-  return ({ origin }, user) =>
+  return async ({ origin }, user) =>
     atomReply(
       200,
       writeLinkFeed(
-        store.albums.ownedBy(user.id).flatMap((album) => {
+        (await store.albums.ownedBy(user.id)).flatMap((album) => {
           const { title } = album
           const postUri = albumPostUri(origin, album)
           return [
@@ -81,14 +81,14 @@ function albumFeed(store: Store, album: Album, origin: string): PagedFeed<Photo>
 
 function postPhoto(store: Store, library: MediaLibrary): AuthenticatedHandler {
   return async ({ request, origin, params }, user) => {
-    const album = ownedAlbum(store, user, params['setId'])
+    const album = await ownedAlbum(store, user, params['setId'])
     const incoming = await receiveFileEntry(request, store.idempotency, library, user.id)
     if (incoming.earlier) return incoming.earlier
     const { received, idempotent } = incoming
-    return addPhoto(store, library, { ...received, album, actorId: user.id }, (photo) => {
+    return addPhoto(store, library, { ...received, album, actorId: user.id }, async (photo) => {
       const body = writeEntry(photoEntry(origin, photo))
       const reply = { ...atomReply(201, body, { Location: photoPageUrl(origin, photo) }), body }
-      if (idempotent) remember(store.idempotency, user.id, idempotent, reply)
+      if (idempotent) await remember(store.idempotency, user.id, idempotent, reply)
       return reply
     })
   }

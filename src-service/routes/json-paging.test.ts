@@ -2,6 +2,7 @@
 // its NewAsset event) arrive between the fetches. Every one of the 1,000 is seen exactly once, in order, and none
 // is skipped — what offsets could not promise, since each new event would push the rest one place down.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { EventRecord } from '../store'
 import { melody, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
 
 const EVENTS = 1000
@@ -21,18 +22,19 @@ describe('paging the events stream while events arrive', () => {
   let seeded: string[]
 
   beforeAll(async () => {
-    service = await startTestService([melody], (store) => {
-      const user = store.users.find(melody.username)!
-      userUrlId = store.directory.urlIdOf('User', user.id)
-      const [weblog] = store.weblogs.ownedBy(user.id)
+    service = await startTestService([melody], async (store) => {
+      const user = (await store.users.find(melody.username))!
+      userUrlId = await store.directory.urlIdOf('User', user.id)
+      const [weblog] = await store.weblogs.ownedBy(user.id)
       weblogId = weblog!.id
       const issued = '2026-01-01T00:00:00Z'
-      const post = store.posts.create(weblog!.id, user.id, { title: 'Old', content: 'old', contentKind: 'text', summary: null, issued, categories: [] }, issued)
-      const recorded = Array.from({ length: EVENTS }, (_, n) => {
+      const post = await store.posts.create(weblog!.id, user.id, { title: 'Old', content: 'old', contentKind: 'text', summary: null, issued, categories: [] }, issued)
+      const recorded: EventRecord[] = []
+      for (let n = 0; n < EVENTS; n++) {
         // Seven events share each second, so the order within a second (by id) is paged too.
         const published = new Date(Date.parse(issued) + Math.floor(n / 7) * 1000).toISOString().replace('.000Z', 'Z')
-        return store.events.record({ actorId: user.id, verb: 'AddedFavorite', objectType: 'Post', objectId: post.id, published })
-      })
+        recorded.push(await store.events.record({ actorId: user.id, verb: 'AddedFavorite', objectType: 'Post', objectId: post.id, published }))
+      }
       // The seeded post's own NewAsset event is not recorded, so the stream holds exactly the 1,000.
       seeded = recorded.reverse().map((event) => event.urlId)
     })

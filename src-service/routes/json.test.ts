@@ -9,10 +9,11 @@ import { readFixture } from '../../src-protocol/test-fixtures'
 import { applicationUrls } from '../auth/oauth-urls'
 import { PagingTokens, TOKEN_LIFETIME_MS } from '../json/paging'
 import { startService } from '../server'
-import { openStore, SECRET_KEY_FILE, type Store } from '../store'
+import { SECRET_KEY_FILE, type Store } from '../store'
 import { SecretBox } from '../store/secret-box'
 import { signedFetch, type KeyAndSecret } from '../testing/oauth-client'
 import { ivy, melody, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
+import { openTestStore, testDatabaseOption } from '../testing/postgres'
 
 const documentedExample = (name: string): unknown => JSON.parse(readFixture(`json/${name}`))
 
@@ -86,26 +87,26 @@ interface Seed {
 }
 
 /** Melody and Ivy in a group, a post each with comments, a favourite and a neighbour; 260 events of a third user. */
-function seed(store: Store): Seed {
-  const melodyId = store.users.find(melody.username)!.id
-  const ivyId = store.users.find(ivy.username)!.id
-  const bulkId = store.users.add({ username: 'bulk', displayName: 'Bulk', loginPassword: 'login-pw', apiPassword: 'api-pw' }).id
+async function seed(store: Store): Promise<Seed> {
+  const melodyId = (await store.users.find(melody.username))!.id
+  const ivyId = (await store.users.find(ivy.username))!.id
+  const bulkId = (await store.users.add({ username: 'bulk', displayName: 'Bulk', loginPassword: 'login-pw', apiPassword: 'api-pw' })).id
   const applicationName = 'Feed reader <& co>'
-  const application = store.applications.add(applicationName)
-  const apiKey = store.applications.issueApiKey(application.id)
-  const consumer = { key: apiKey, secret: store.oauth.issueConsumerSecret(apiKey) }
-  const { token, secret } = store.oauth.issueAccessToken(apiKey, melodyId)
-  store.profiles.set(melodyId, { aboutMe: 'Records and recipes.', location: 'Paris', interests: ['vinyl'], avatarColor: null })
+  const application = await store.applications.add(applicationName)
+  const apiKey = await store.applications.issueApiKey(application.id)
+  const consumer = { key: apiKey, secret: await store.oauth.issueConsumerSecret(apiKey) }
+  const { token, secret } = await store.oauth.issueAccessToken(apiKey, melodyId)
+  await store.profiles.set(melodyId, { aboutMe: 'Records and recipes.', location: 'Paris', interests: ['vinyl'], avatarColor: null })
 
-  const group = store.groups.add({ displayName: 'Readers <& writers>', tagline: 'We read.', siteUrl: 'https://club.example/' })
-  store.groups.join(group.id, melodyId, 'Admin', '2026-01-01T00:00:00Z')
-  store.groups.join(group.id, ivyId, 'Member', '2026-01-02T00:00:00Z')
+  const group = await store.groups.add({ displayName: 'Readers <& writers>', tagline: 'We read.', siteUrl: 'https://club.example/' })
+  await store.groups.join(group.id, melodyId, 'Admin', '2026-01-01T00:00:00Z')
+  await store.groups.join(group.id, ivyId, 'Member', '2026-01-02T00:00:00Z')
 
-  const [melodyWeblog] = store.weblogs.ownedBy(melodyId)
-  const [ivyWeblog] = store.weblogs.ownedBy(ivyId)
-  const photos = store.categories.add(melodyWeblog!.id, 'Photos')
+  const [melodyWeblog] = await store.weblogs.ownedBy(melodyId)
+  const [ivyWeblog] = await store.weblogs.ownedBy(ivyId)
+  const photos = await store.categories.add(melodyWeblog!.id, 'Photos')
   const at = '2026-03-01T08:00:00Z'
-  const melodyPost = store.posts.create(
+  const melodyPost = await store.posts.create(
     melodyWeblog!.id,
     melodyId,
     {
@@ -118,21 +119,21 @@ function seed(store: Store): Seed {
     },
     at,
   )
-  const ivyPost = store.posts.create(
+  const ivyPost = await store.posts.create(
     ivyWeblog!.id,
     ivyId,
     { title: 'Plain words', content: 'Line one\nline two <not markup>\n\nSecond paragraph', contentKind: 'text', summary: 'Plain', issued: at, categories: [] },
     at,
   )
-  const record = (actorId: number, verb: 'NewAsset' | 'AddedFavorite' | 'AddedNeighbor', objectType: 'Post' | 'Comment' | 'User', objectId: number, published: string) =>
-    store.events.record({ actorId, verb, objectType, objectId, published, groupId: group.id }).urlId
-  const comment = store.comments.add({ postId: melodyPost.id, authorId: ivyId, inReplyTo: null, content: 'Lovely &amp; misty', textFormat: 'html_convert_linebreaks', published: '2026-03-01T09:00:00Z' })
-  const reply = store.comments.add({ postId: melodyPost.id, authorId: melodyId, inReplyTo: comment.id, content: 'Thank you!', textFormat: 'html', published: '2026-03-01T10:00:00Z' })
-  store.favorites.add(ivyId, melodyPost.id, '2026-03-01T11:00:00Z')
-  store.relationships.add(ivyId, melodyId, 'neighbor', '2026-03-01T12:00:00Z')
-  const collectorId = store.users.add({ username: 'collector', displayName: 'Collector', loginPassword: 'login-pw', apiPassword: 'api-pw' }).id
-  const album = store.albums.add(collectorId, 'Walks <in fog>')
-  const photo = store.photos.add(
+  const record = async (actorId: number, verb: 'NewAsset' | 'AddedFavorite' | 'AddedNeighbor', objectType: 'Post' | 'Comment' | 'User', objectId: number, published: string) =>
+    (await store.events.record({ actorId, verb, objectType, objectId, published, groupId: group.id })).urlId
+  const comment = await store.comments.add({ postId: melodyPost.id, authorId: ivyId, inReplyTo: null, content: 'Lovely &amp; misty', textFormat: 'html_convert_linebreaks', published: '2026-03-01T09:00:00Z' })
+  const reply = await store.comments.add({ postId: melodyPost.id, authorId: melodyId, inReplyTo: comment.id, content: 'Thank you!', textFormat: 'html', published: '2026-03-01T10:00:00Z' })
+  await store.favorites.add(ivyId, melodyPost.id, '2026-03-01T11:00:00Z')
+  await store.relationships.add(ivyId, melodyId, 'neighbor', '2026-03-01T12:00:00Z')
+  const collectorId = (await store.users.add({ username: 'collector', displayName: 'Collector', loginPassword: 'login-pw', apiPassword: 'api-pw' })).id
+  const album = await store.albums.add(collectorId, 'Walks <in fog>')
+  const photo = await store.photos.add(
     album.id,
     {
       ...{ title: 'Fog', caption: 'Over the <river>', filename: 'fog.jpg', mediaType: 'image/jpeg', byteSize: 10, sha256: '0'.repeat(64) },
@@ -142,46 +143,46 @@ function seed(store: Store): Seed {
     },
     at,
   )
-  const people = store.lists.add({ ownerId: collectorId, title: 'People', type: 'people' })
-  const person = store.lists.addItem(
+  const people = await store.lists.add({ ownerId: collectorId, title: 'People', type: 'people' })
+  const person = await store.lists.addItem(
     { listId: people.id, fields: { name: 'Dan', homepage: 'https://danbri.org/', email: 'dan@example.org' }, rating: null, notes: { format: 'text', value: 'Knows <FOAF>' }, issued: at },
     at,
   )
-  const links = store.lists.add({ ownerId: collectorId, title: 'Links', type: 'links' })
-  const link = store.lists.addItem(
+  const links = await store.lists.add({ ownerId: collectorId, title: 'Links', type: 'links' })
+  const link = await store.lists.addItem(
     { listId: links.id, fields: { url: 'https://www.w3.org/', title: 'W3C' }, rating: 4, notes: { format: 'xhtml', value: '<p>The <em>web</em></p>' }, issued: at },
     at,
   )
-  const listed = (objectType: 'Photo' | 'ListItem', objectId: number) =>
-    store.events.record({ actorId: collectorId, verb: 'NewAsset', objectType, objectId, published: at }).urlId
+  const listed = async (objectType: 'Photo' | 'ListItem', objectId: number) =>
+    (await store.events.record({ actorId: collectorId, verb: 'NewAsset', objectType, objectId, published: at })).urlId
 
   const events = {
-    post: record(melodyId, 'NewAsset', 'Post', melodyPost.id, at),
-    textPost: store.events.record({ actorId: ivyId, verb: 'NewAsset', objectType: 'Post', objectId: ivyPost.id, published: at }).urlId,
-    comment: record(ivyId, 'NewAsset', 'Comment', comment.id, '2026-03-01T09:00:00Z'),
-    reply: record(melodyId, 'NewAsset', 'Comment', reply.id, '2026-03-01T10:00:00Z'),
-    favourite: record(ivyId, 'AddedFavorite', 'Post', melodyPost.id, '2026-03-01T11:00:00Z'),
-    neighbour: record(ivyId, 'AddedNeighbor', 'User', melodyId, '2026-03-01T12:00:00Z'),
-    photo: listed('Photo', photo.id),
-    person: listed('ListItem', person.id),
-    link: listed('ListItem', link.id),
+    post: await record(melodyId, 'NewAsset', 'Post', melodyPost.id, at),
+    textPost: (await store.events.record({ actorId: ivyId, verb: 'NewAsset', objectType: 'Post', objectId: ivyPost.id, published: at })).urlId,
+    comment: await record(ivyId, 'NewAsset', 'Comment', comment.id, '2026-03-01T09:00:00Z'),
+    reply: await record(melodyId, 'NewAsset', 'Comment', reply.id, '2026-03-01T10:00:00Z'),
+    favourite: await record(ivyId, 'AddedFavorite', 'Post', melodyPost.id, '2026-03-01T11:00:00Z'),
+    neighbour: await record(ivyId, 'AddedNeighbor', 'User', melodyId, '2026-03-01T12:00:00Z'),
+    photo: await listed('Photo', photo.id),
+    person: await listed('ListItem', person.id),
+    link: await listed('ListItem', link.id),
   }
 
-  const bulkWeblog = store.weblogs.add({ ownerId: bulkId, title: 'Bulk', slug: 'bulk' })
-  const bulkPost = store.posts.create(bulkWeblog.id, bulkId, { title: 'Bulk', content: '<p>b</p>', contentKind: 'xhtml', summary: null, issued: at, categories: [] }, at)
+  const bulkWeblog = await store.weblogs.add({ ownerId: bulkId, title: 'Bulk', slug: 'bulk' })
+  const bulkPost = await store.posts.create(bulkWeblog.id, bulkId, { title: 'Bulk', content: '<p>b</p>', contentKind: 'xhtml', summary: null, issued: at, categories: [] }, at)
   for (let n = 0; n < 260; n++) {
     const published = new Date(Date.parse('2026-01-01T00:00:00Z') + n * 60_000).toISOString().replace('.000Z', 'Z')
-    store.events.record({ actorId: bulkId, verb: 'NewAsset', objectType: 'Post', objectId: bulkPost.id, published, groupId: n % 2 === 0 ? group.id : null })
+    await store.events.record({ actorId: bulkId, verb: 'NewAsset', objectType: 'Post', objectId: bulkPost.id, published, groupId: n % 2 === 0 ? group.id : null })
   }
   return {
     consumer,
     accessToken: { key: token, secret },
     applicationName,
-    applicationUrlId: store.directory.urlIdOf('Application', application.id),
+    applicationUrlId: await store.directory.urlIdOf('Application', application.id),
     groupUrlId: group.urlId,
-    melodyUrlId: store.directory.urlIdOf('User', melodyId),
-    ivyUrlId: store.directory.urlIdOf('User', ivyId),
-    bulkUrlId: store.directory.urlIdOf('User', bulkId),
+    melodyUrlId: await store.directory.urlIdOf('User', melodyId),
+    ivyUrlId: await store.directory.urlIdOf('User', ivyId),
+    bulkUrlId: await store.directory.urlIdOf('User', bulkId),
     bulkId,
     melodyPostId: melodyPost.id,
     melodyWeblogId: melodyWeblog!.id,
@@ -194,8 +195,8 @@ describe('the JSON interface', () => {
   let origin: string
   let seeded: Seed
   beforeAll(async () => {
-    service = await startTestService([melody, ivy], (store) => {
-      seeded = seed(store)
+    service = await startTestService([melody, ivy], async (store) => {
+      seeded = await seed(store)
     })
     origin = service.origin
   })
@@ -628,22 +629,22 @@ describe('the rate limit', () => {
   let dataDir: string
   let consumer: KeyAndSecret
   let userUrlId: string
-  beforeAll(() => {
+  beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-rate-limit-'))
-    const store = openStore(dataDir)
+    const store = await openTestStore(dataDir)
     try {
-      const user = store.users.add({ username: 'ana', displayName: 'Ana', loginPassword: 'login-pw', apiPassword: 'api-pw' })
-      userUrlId = store.directory.urlIdOf('User', user.id)
-      const apiKey = store.applications.issueApiKey(store.applications.add('Reader').id)
-      consumer = { key: apiKey, secret: store.oauth.issueConsumerSecret(apiKey) }
+      const user = await store.users.add({ username: 'ana', displayName: 'Ana', loginPassword: 'login-pw', apiPassword: 'api-pw' })
+      userUrlId = await store.directory.urlIdOf('User', user.id)
+      const apiKey = await store.applications.issueApiKey((await store.applications.add('Reader')).id)
+      consumer = { key: apiKey, secret: await store.oauth.issueConsumerSecret(apiKey) }
     } finally {
-      store.close()
+      await store.close()
     }
   })
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
   it('is off by default', async () => {
-    const running = await startService({ port: 0, dataDir, lookup: { offline: true } })
+    const running = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), lookup: { offline: true } })
     try {
       const statuses = await Promise.all(Array.from({ length: 30 }, () => fetch(`${running.origin}/users/${userUrlId}.json`).then((r) => r.status)))
       expect(new Set(statuses)).toEqual(new Set([200]))
@@ -653,7 +654,7 @@ describe('the rate limit', () => {
   })
 
   it('answers 503 with Retry-After past each client’s allowance; a signed client has its own', async () => {
-    const running = await startService({ port: 0, dataDir, lookup: { offline: true }, rateLimit: 3 })
+    const running = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), lookup: { offline: true }, rateLimit: 3 })
     try {
       const url = `${running.origin}/users/${userUrlId}.json`
       for (let n = 0; n < 3; n++) expect((await fetch(url)).status).toBe(200)

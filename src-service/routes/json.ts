@@ -91,9 +91,9 @@ function jsonGuard(store: Store, rateLimit: number | undefined): (handler: JsonH
 }
 
 function apiKey(store: Store): Handler {
-  return (context) => {
+  return async (context) => {
     const key = jsonName(context)
-    const application = store.directory.applicationOfApiKey(key)
+    const application = await store.directory.applicationOfApiKey(key)
     if (!application) {
       throw new HttpError(404, `There is no API key "${key}" on this service. Check the key you were given.`)
     }
@@ -112,7 +112,7 @@ function apiKey(store: Store): Handler {
 }
 
 function authToken(store: Store): Handler {
-  return (context) => {
+  return async (context) => {
     const name = jsonName(context)
     const colon = name.indexOf(':')
     if (colon === -1) {
@@ -121,7 +121,7 @@ function authToken(store: Store): Handler {
         `An auth token is read at /auth-tokens/<API key>:<auth token>.json, not /auth-tokens/${name}.json.`,
       )
     }
-    const grant = store.oauth.accessToken(name.slice(0, colon), name.slice(colon + 1))
+    const grant = await store.oauth.accessToken(name.slice(0, colon), name.slice(colon + 1))
     if (!grant) {
       throw new HttpError(
         404,
@@ -129,7 +129,7 @@ function authToken(store: Store): Handler {
           'Ask the person to approve your application again.',
       )
     }
-    const [group] = store.groups.groupsOf(grant.userId)
+    const [group] = await store.groups.groupsOf(grant.userId)
     const document: AuthTokenJson = {
       authToken: grant.authToken,
       targetObject: group ? new JsonGraph(store, context.origin).group(group) : null,
@@ -139,10 +139,10 @@ function authToken(store: Store): Handler {
 }
 
 function event(store: Store): Handler {
-  return (context) => {
+  return async (context) => {
     const urlId = jsonName(context)
-    const record = store.events.find(urlId)
-    const document = record && new JsonGraph(store, context.origin).event(record)
+    const record = await store.events.find(urlId)
+    const document = record && (await new JsonGraph(store, context.origin).event(record))
     if (!document) {
       throw new HttpError(404, `There is no event ${urlId}. It may have been about something that has since been deleted.`)
     }
@@ -151,16 +151,16 @@ function event(store: Store): Handler {
 }
 
 function asset(store: Store): Handler {
-  return (context) => {
+  return async (context) => {
     const urlId = jsonName(context)
-    const document = assetJson(store, context.origin, urlId)
+    const document = await assetJson(store, context.origin, urlId)
     if (!document) throw new HttpError(404, `There is no post, comment, photo or list item ${urlId}. It may have been deleted.`)
     return jsonReply(200, document)
   }
 }
 
-function assetJson(store: Store, origin: string, urlId: string) {
-  const named = store.directory.resolve(urlId)
+async function assetJson(store: Store, origin: string, urlId: string) {
+  const named = await store.directory.resolve(urlId)
   if (!named) return null
   const graph = new JsonGraph(store, origin)
   switch (named.kind) {
@@ -175,19 +175,19 @@ function assetJson(store: Store, origin: string, urlId: string) {
 }
 
 function group(store: Store): Handler {
-  return (context) => {
+  return async (context) => {
     const urlId = jsonName(context)
-    const found = store.groups.findByUrlId(urlId)
+    const found = await store.groups.findByUrlId(urlId)
     if (!found) throw new HttpError(404, `There is no group ${urlId}. Check the address.`)
     return jsonReply(200, new JsonGraph(store, context.origin).group(found))
   }
 }
 
 function user(store: Store): Handler {
-  return (context) => {
-    const person = personOf(store, context, jsonName(context), (urlId) => `/users/${urlId}.json`)
+  return async (context) => {
+    const person = await personOf(store, context, jsonName(context), (urlId) => `/users/${urlId}.json`)
     if (!('urlId' in person)) return person
-    return jsonReply(200, new JsonGraph(store, context.origin).user(person.id)!)
+    return jsonReply(200, (await new JsonGraph(store, context.origin).user(person.id))!)
   }
 }
 
@@ -200,20 +200,21 @@ function user(store: Store): Handler {
 function userEvents(store: Store, tokens: PagingTokens, streams: RenderCache, offersLive: boolean): Handler {
   // Write counts start again with each run, so a tag from an earlier run must never match.
   const run = randomBytes(6).toString('base64url')
-  return (context) => {
+  return async (context) => {
     if (jsonName(context) !== 'events') {
       throw new HttpError(404, `There is nothing at ${pathOf(context)}. A user's events are at /users/<id>/events.json.`)
     }
     const hour = Math.floor(Date.now() / 3_600_000)
     const address = createHash('sha1').update(`${context.origin}${context.request.url ?? ''}`).digest('base64url')
-    const etag = `W/"${run}.${store.writes}.${hour}.${address.slice(0, 12)}"`
+    const writes = await store.writes()
+    const etag = `W/"${run}.${writes}.${hour}.${address.slice(0, 12)}"`
     const headers: Record<string, string> = { ETag: etag, 'Cache-Control': 'no-cache' }
     if (offersLive) {
       const live = `${context.origin}/users/${encodeURIComponent(context.params['userId']!)}/events/live`
       headers['Link'] = `<${live}>; rel="live"`
     }
     if (matchesTag(context.request.headers['if-none-match'], etag)) return { status: 304, headers }
-    const person = personOf(store, context, context.params['userId']!, (urlId) => `/users/${urlId}/events.json`)
+    const person = await personOf(store, context, context.params['userId']!, (urlId) => `/users/${urlId}/events.json`)
     if (!('urlId' in person)) return person
     const query = queryOf(context, ['start-index'], 'This stream pages with start-token, not start-index.')
     const limit = maxResults(query)
@@ -231,20 +232,20 @@ function userEvents(store: Store, tokens: PagingTokens, streams: RenderCache, of
     const key = `events ${context.origin} ${person.id} ${limit} ${token ?? ''} ${hour}`
     return jsonDocumentReply(
       200,
-      streams.document(key, () => {
+      await streams.document(key, async () => {
         // One more than asked for tells whether another page follows.
-        const events = store.events.streamPage(person.id, cursor, limit + 1)
+        const events = await store.events.streamPage(person.id, cursor, limit + 1)
         const page = events.slice(0, limit)
         const last = page.at(-1)
         const next = last ? { published: last.published, id: last.id } : cursor
         const document: StreamJson<EventJson> = {
-          entries: new JsonGraph(store, context.origin).events(page),
+          entries: await new JsonGraph(store, context.origin).events(page),
           estimatedTotalResults: null,
           moreResultsToken: events.length > limit ? tokens.issue({ userId: person.id, cursor: next }) : null,
-          totalResults: store.events.totalBy(person.id),
+          totalResults: await store.events.totalBy(person.id),
         }
         return JSON.stringify(document)
-      }),
+      }, writes),
       headers,
     )
   }
@@ -259,8 +260,8 @@ function matchesTag(ifNoneMatch: string | undefined, etag: string): boolean {
 
 /** GET /users/<id>/events/live: the user's new events as a text/event-stream (routes/live-events.ts). */
 function userLiveEvents(store: Store, live: LiveEvents): JsonHandler {
-  return (context, client) => {
-    const person = personOf(store, context, context.params['userId']!, (urlId) => `/users/${urlId}/events/live`)
+  return async (context, client) => {
+    const person = await personOf(store, context, context.params['userId']!, (urlId) => `/users/${urlId}/events/live`)
     if (!('urlId' in person)) return person
     // HEAD is answered with the headers alone: a body nobody reads would hold a stream open until the service stops.
     if (context.request.method === 'HEAD') return { status: 200, headers: EVENT_STREAM_HEADERS }
@@ -271,25 +272,25 @@ function userLiveEvents(store: Store, live: LiveEvents): JsonHandler {
 
 /** GET /users/<id>/events/@by-group/<groupId>.json: the user's events in one group, paged by start-index. */
 function userEventsInGroup(store: Store): Handler {
-  return (context) => {
+  return async (context) => {
     const groupUrlId = jsonName(context)
-    const person = personOf(
+    const person = await personOf(
       store,
       context,
       context.params['userId']!,
       (urlId) => `/users/${urlId}/events/@by-group/${encodeURIComponent(groupUrlId)}.json`,
     )
     if (!('urlId' in person)) return person
-    const found = store.groups.findByUrlId(groupUrlId)
+    const found = await store.groups.findByUrlId(groupUrlId)
     if (!found) throw new HttpError(404, `There is no group ${groupUrlId}. Check the address.`)
     const query = queryOf(context, ['start-token'], 'This list pages with start-index (counting from 1), not start-token.')
     const limit = maxResults(query)
     const startIndex = count(query, 'start-index', 1)
     if (startIndex < 1) throw new HttpError(400, 'start-index counts from 1: the first event is start-index=1.')
     const document: ListJson<EventJson> = {
-      totalResults: store.events.countInGroup(person.id, found.id),
-      entries: new JsonGraph(store, context.origin).events(
-        store.events.inGroupPage(person.id, found.id, startIndex - 1, limit),
+      totalResults: await store.events.countInGroup(person.id, found.id),
+      entries: await new JsonGraph(store, context.origin).events(
+        await store.events.inGroupPage(person.id, found.id, startIndex - 1, limit),
       ),
     }
     return jsonReply(200, document)
@@ -298,8 +299,8 @@ function userEventsInGroup(store: Store): Handler {
 
 /** GET /p/<urlId>: an asset's short URL, for people; it leads to the asset's permalink. */
 function shortUrl(store: Store): Handler {
-  return ({ origin, params }) => {
-    const document = assetJson(store, origin, params['urlId'] ?? '')
+  return async ({ origin, params }) => {
+    const document = await assetJson(store, origin, params['urlId'] ?? '')
     if (!document) return notFoundPage('There is nothing at this short address. What it pointed to may have been deleted.')
     return { status: 302, headers: { Location: document.permalinkUrl } }
   }
@@ -309,15 +310,15 @@ function shortUrl(store: Store): Handler {
  * The user a `/users/<id>/…` address names. A url id is the canonical name; a username answers 302 to the
  * address `canonical` makes of the url id, with the query kept.
  */
-function personOf(
+async function personOf(
   store: Store,
   context: RequestContext,
   id: string,
   canonical: (urlId: string) => string,
-): Person | Reply {
-  const byUrlId = store.profiles.findByUrlId(id)
+): Promise<Person | Reply> {
+  const byUrlId = await store.profiles.findByUrlId(id)
   if (byUrlId) return byUrlId
-  const byUsername = store.profiles.findByUsername(id)
+  const byUsername = await store.profiles.findByUsername(id)
   if (!byUsername) {
     throw new HttpError(404, `There is no user "${id}" on this service. Use a user's urlId or username.`)
   }

@@ -11,16 +11,18 @@ import { expectError, ivy, melody, signedRequest, startTestService, type Service
 const fixture = (name: string) => readFixture(`atom03/written/typelist-${name}-entry.xml`)
 
 /** Melody's lists are 1 (music), 2 (books), 3 (people), 4 (links); Ivy's is 5 (books). */
-function addLists(store: Store): void {
-  const [melodyId, ivyId] = [melody, ivy].map(
-    ({ username, password, displayName, loginPassword }) =>
-      store.users.add({ username, displayName, loginPassword, apiPassword: password }).id,
+async function addLists(store: Store): Promise<void> {
+  const [melodyId, ivyId] = await Promise.all(
+    [melody, ivy].map(
+      async ({ username, password, displayName, loginPassword }) =>
+        (await store.users.add({ username, displayName, loginPassword, apiPassword: password })).id,
+    ),
   )
-  store.lists.add({ ownerId: melodyId!, title: 'Heavy rotation', type: 'music' })
-  store.lists.add({ ownerId: melodyId!, title: 'On the desk', type: 'books' })
-  store.lists.add({ ownerId: melodyId!, title: 'People <& friends>', type: 'people' })
-  store.lists.add({ ownerId: melodyId!, title: 'Bookmarks', type: 'links' })
-  store.lists.add({ ownerId: ivyId!, title: 'Ivy’s books', type: 'books' })
+  await store.lists.add({ ownerId: melodyId!, title: 'Heavy rotation', type: 'music' })
+  await store.lists.add({ ownerId: melodyId!, title: 'On the desk', type: 'books' })
+  await store.lists.add({ ownerId: melodyId!, title: 'People <& friends>', type: 'people' })
+  await store.lists.add({ ownerId: melodyId!, title: 'Bookmarks', type: 'links' })
+  await store.lists.add({ ownerId: ivyId!, title: 'Ivy’s books', type: 'books' })
 }
 
 const LOOKUP_LIMITS = { timeoutMs: 600, maxBytes: 16 * 1024 }
@@ -373,9 +375,9 @@ describe('typed lists over Atom', () => {
     it('records the item’s NewAsset event by its author', async () => {
       const { location } = await create(listUri(1), fixture('song'))
       const itemId = Number(location.split('=').at(-1))
-      const events = await service.withStore((store) => {
-        const author = store.users.find(melody.username)!
-        return store.events.streamPage(author.id, null, 50).filter((event) => event.objectType === 'ListItem' && event.objectId === itemId)
+      const events = await service.withStore(async (store) => {
+        const author = (await store.users.find(melody.username))!
+        return (await store.events.streamPage(author.id, null, 50)).filter((event) => event.objectType === 'ListItem' && event.objectId === itemId)
       })
       expect(events).toMatchObject([{ verb: 'NewAsset', objectType: 'ListItem', objectId: itemId }])
     })

@@ -32,8 +32,8 @@ export function registerListRoutes(
     .get('/t/atom/lists', withWsse(listsRoot(store, feeds)))
     .post(postUri, withWsse(createItem(store, lookups)))
     .get(`${postUri}/entry_id=:entryId`, withWsse(readItem(store)))
-  if (feeds) registerPagedFeed(router, store, postUri, withWsse, ({ origin, params }, user) => {
-    const list = ownedList(store, user, params['listId'])
+  if (feeds) registerPagedFeed(router, store, postUri, withWsse, async ({ origin, params }, user) => {
+    const list = await ownedList(store, user, params['listId'])
     return { key: `list ${list.id}`, feed: listFeed(store, list, origin) }
   })
   registerListPages(router, store)
@@ -41,11 +41,11 @@ export function registerListRoutes(
 
 /** GET /t/atom/lists: each list's PostURI, its feed (an extension: the same address) and public page. */
 function listsRoot(store: Store, feeds: boolean): AuthenticatedHandler {
-  return ({ origin }, user) =>
+  return async ({ origin }, user) =>
     atomReply(
       200,
       writeLinkFeed(
-        store.lists.ownedBy(user.id).flatMap((list) => {
+        (await store.lists.ownedBy(user.id)).flatMap((list) => {
           const { post, page } = listAddresses(origin, list)
           return [
             { rel: 'service.post', href: post, type: ATOM_MEDIA_TYPE, title: list.title },
@@ -76,32 +76,32 @@ function listFeed(store: Store, list: List, origin: string): PagedFeed<ListItem>
 
 function createItem(store: Store, lookups: Lookups): AuthenticatedHandler {
   return async ({ request, origin, params }, user) => {
-    const list = ownedList(store, user, params['listId'])
+    const list = await ownedList(store, user, params['listId'])
     const xml = await readAtomBody(request, ITEM_MAX_BYTES)
     const idempotent = idempotentRequest(request, xml)
-    const earlier = idempotent && replay(store.idempotency, user.id, idempotent)
+    const earlier = idempotent && (await replay(store.idempotency, user.id, idempotent))
     if (earlier) return earlier
 
     const draft = draftFromEntry(list, entryFromBody(xml, request, origin))
     const fields = await completeItem(list.type, draft.fields, lookups)
     const created = now()
-    return store.transaction(() => {
+    return store.transaction(async () => {
       // The lookups gave a retry with the same key time to finish first: answer what it made.
-      const meanwhile = idempotent && replay(store.idempotency, user.id, idempotent)
+      const meanwhile = idempotent && (await replay(store.idempotency, user.id, idempotent))
       if (meanwhile) return meanwhile
-      const item = store.lists.addItem({ ...draft, listId: list.id, fields, issued: draft.issued ?? created }, created)
-      store.events.record({ actorId: user.id, verb: 'NewAsset', objectType: 'ListItem', objectId: item.id })
+      const item = await store.lists.addItem({ ...draft, listId: list.id, fields, issued: draft.issued ?? created }, created)
+      await store.events.record({ actorId: user.id, verb: 'NewAsset', objectType: 'ListItem', objectId: item.id })
       const reply = entryReply(201, item, list, origin, { Location: itemAddresses(origin, list, item.id).edit })
-      if (idempotent) remember(store.idempotency, user.id, idempotent, reply)
+      if (idempotent) await remember(store.idempotency, user.id, idempotent, reply)
       return reply
     })
   }
 }
 
 function readItem(store: Store): AuthenticatedHandler {
-  return ({ origin, params }, user) => {
-    const list = ownedList(store, user, params['listId'])
-    return entryReply(200, itemOf(store, user, list, params['entryId']), list, origin)
+  return async ({ origin, params }, user) => {
+    const list = await ownedList(store, user, params['listId'])
+    return entryReply(200, await itemOf(store, user, list, params['entryId']), list, origin)
   }
 }
 
@@ -117,10 +117,10 @@ function entryReply(
 }
 
 /** The item an EditURI names: 403 when it is another user's, 404 when it is not in this list. */
-function itemOf(store: Store, user: User, list: List, entryId: string | undefined): ListItem {
+async function itemOf(store: Store, user: User, list: List, entryId: string | undefined): Promise<ListItem> {
   const id = idOf(entryId)
-  const item = id === null ? null : store.lists.findItem(id)
-  if (item && item.listId !== list.id && store.lists.find(item.listId)?.ownerId !== user.id) {
+  const item = id === null ? null : await store.lists.findItem(id)
+  if (item && item.listId !== list.id && (await store.lists.find(item.listId))?.ownerId !== user.id) {
     throw new HttpError(403, `The item ${item.id} belongs to another user, so ${user.username} cannot use it.`)
   }
   if (!item || item.listId !== list.id) {

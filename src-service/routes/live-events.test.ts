@@ -78,8 +78,8 @@ describe('the live feed extensions', () => {
   }
 
   beforeEach(async () => {
-    service = await startTestService([melody, ivy], () => {}, { offline: true }, { liveStreams: { heartbeatMs: 100, perClient: 2 } })
-    melodyUrlId = await service.withStore((store) => store.profiles.findByUsername('melody')!.urlId)
+    service = await startTestService([melody, ivy], async () => {}, { offline: true }, { liveStreams: { heartbeatMs: 100, perClient: 2 } })
+    melodyUrlId = await service.withStore(async (store) => (await store.profiles.findByUsername('melody'))!.urlId)
     eventsUrl = `${service.origin}/users/${melodyUrlId}/events.json`
     liveUrl = `${service.origin}/users/${melodyUrlId}/events/live`
   })
@@ -112,7 +112,7 @@ describe('the live feed extensions', () => {
 
   it('never answers 304 to a tag from before a restart', async () => {
     const etag = (await fetch(eventsUrl)).headers.get('etag')!
-    await service.withStore(() => {})
+    await service.withStore(async () => {})
     expect((await fetch(eventsUrl, { headers: { 'If-None-Match': etag } })).status).toBe(200)
   })
 
@@ -148,12 +148,12 @@ describe('the live feed extensions', () => {
   })
 
   it('resumes in the order events.json has, so an event recorded later but dated earlier is not sent as new', async () => {
-    const datedNow = await service.withStore((store) => {
-      const [melodyId, ivyId] = [store.users.find('melody')!.id, store.users.find('ivy')!.id]
+    const datedNow = await service.withStore(async (store) => {
+      const [melodyId, ivyId] = [(await store.users.find('melody'))!.id, (await store.users.find('ivy'))!.id]
       const neighbour = (published: string) =>
         store.events.record({ actorId: melodyId, verb: 'AddedNeighbor', objectType: 'User', objectId: ivyId, published })
-      const recorded = neighbour(new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'))
-      neighbour('2001-01-01T00:00:00Z')
+      const recorded = await neighbour(new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'))
+      await neighbour('2001-01-01T00:00:00Z')
       return recorded
     })
     const stream = await open({ 'Last-Event-ID': datedNow.urlId })
@@ -187,7 +187,7 @@ describe('the live feed extensions', () => {
   it('ends open streams when the service stops, without waiting for them', async () => {
     const stream = await open()
     // Requests in flight get 10 s of grace when the service stops; this test's 8 s limit fails one that waits for it.
-    await service.withStore(() => {})
+    await service.withStore(async () => {})
     await stream.until(() => false)
     expect(stream.ended).toBe(true)
   }, 8_000)
@@ -196,12 +196,12 @@ describe('the live feed extensions', () => {
 describe('a service without live streams', () => {
   let service: ServiceFixture
   beforeEach(async () => {
-    service = await startTestService([melody], () => {}, { offline: true }, { liveStreams: false })
+    service = await startTestService([melody], async () => {}, { offline: true }, { liveStreams: false })
   })
   afterEach(() => service.dispose())
 
   it('offers none on events.json, and has none to open', async () => {
-    const urlId = await service.withStore((store) => store.profiles.findByUsername('melody')!.urlId)
+    const urlId = await service.withStore(async (store) => (await store.profiles.findByUsername('melody'))!.urlId)
     const events = await fetch(`${service.origin}/users/${urlId}/events.json`)
     expect(events.headers.get('link')).toBeNull()
     expect(events.headers.get('etag')).not.toBeNull()

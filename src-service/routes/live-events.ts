@@ -42,6 +42,9 @@ interface OpenStream {
   /** Where in the actor's stream the last event sent stands (or the newest one when the stream opened). */
   after: StreamCursor
   body: PassThrough
+  /** A catch-up is under way; `lookAgain` says events came meanwhile, so it runs once more when done. */
+  catchingUp: boolean
+  lookAgain: boolean
 }
 
 export class LiveEvents {
@@ -75,7 +78,25 @@ export class LiveEvents {
    * Opens a stream of `person`'s events for `client`. Without `lastEventId` it carries what is recorded from now on;
    * with it, first every event of theirs recorded after that one.
    */
-  open(person: Person, client: string, origin: string, lastEventId: string | null): Reply {
+  async open(person: Person, client: string, origin: string, lastEventId: string | null): Promise<Reply> {
+    this.#checkRoomFor(client)
+    const after = lastEventId === null ? await this.#newest(person) : await this.#resumeAfter(person, lastEventId)
+    // Checked again: other streams may have opened while the cursor was read.
+    const held = this.#checkRoomFor(client)
+    const stream: OpenStream = { actorId: person.id, client, origin, after, body: new PassThrough(), catchingUp: false, lookAgain: false }
+    this.#streams.add(stream)
+    this.#heldBy.set(client, held + 1)
+    stream.body.once('close', () => this.#forget(stream))
+    // Written at once, so the client has the headers without waiting for the first event.
+    stream.body.write(`retry: ${RECONNECT_MS}\n\n`)
+    // Also sends what was recorded while the cursor was read, before the stream was there to be told.
+    this.#catchUp(stream, new Map())
+    this.#heartbeat ??= setInterval(() => this.#beat(), this.#heartbeatMs).unref()
+    return { status: 200, headers: { ...EVENT_STREAM_HEADERS }, body: stream.body }
+  }
+
+  /** Refuses a stream while stopping or beyond the limits; returns how many `client` holds. */
+  #checkRoomFor(client: string): number {
     if (this.#closed) throw new HttpError(503, 'The service is stopping. Open the stream again in a moment.', { 'Retry-After': '5' })
     const held = this.#heldBy.get(client) ?? 0
     if (held >= this.#perClient) {
@@ -90,21 +111,7 @@ export class LiveEvents {
         'Retry-After': '60',
       })
     }
-    const stream: OpenStream = {
-      actorId: person.id,
-      client,
-      origin,
-      after: lastEventId === null ? this.#newest(person) : this.#resumeAfter(person, lastEventId),
-      body: new PassThrough(),
-    }
-    this.#streams.add(stream)
-    this.#heldBy.set(client, held + 1)
-    stream.body.once('close', () => this.#forget(stream))
-    // Written at once, so the client has the headers without waiting for the first event.
-    stream.body.write(`retry: ${RECONNECT_MS}\n\n`)
-    if (lastEventId !== null) this.#catchUp(stream, new Map())
-    this.#heartbeat ??= setInterval(() => this.#beat(), this.#heartbeatMs).unref()
-    return { status: 200, headers: { ...EVENT_STREAM_HEADERS }, body: stream.body }
+    return held
   }
 
   /** Ends every stream and refuses new ones: a stream never ends by itself, so a stopping server would wait for it. */
@@ -116,13 +123,13 @@ export class LiveEvents {
   }
 
   /** The top of the person's stream; before any event when there is none. */
-  #newest(person: Person): StreamCursor {
-    const [newest] = this.#store.events.streamPage(person.id, null, 1)
+  async #newest(person: Person): Promise<StreamCursor> {
+    const [newest] = await this.#store.events.streamPage(person.id, null, 1)
     return newest ? { published: newest.published, id: newest.id } : { published: '', id: 0 }
   }
 
-  #resumeAfter(person: Person, lastEventId: string): StreamCursor {
-    const event = this.#store.events.find(lastEventId)
+  async #resumeAfter(person: Person, lastEventId: string): Promise<StreamCursor> {
+    const event = await this.#store.events.find(lastEventId)
     if (!event || event.actorId !== person.id) {
       throw new HttpError(
         400,
@@ -139,15 +146,38 @@ export class LiveEvents {
     for (const stream of this.#streams) if (actors.has(stream.actorId)) this.#catchUp(stream, messages)
   }
 
-  /** Sends the stream every event of its actor that is newer than the last one it got. */
+  /**
+   * Sends the stream every event of its actor that is newer than the last one it got. One catch-up per stream at a
+   * time, so none is sent twice; a call while one runs makes it look once more when done.
+   */
   #catchUp(stream: OpenStream, messages: Map<string, string>): void {
+    if (stream.catchingUp) {
+      stream.lookAgain = true
+      return
+    }
+    stream.catchingUp = true
+    void this.#sendNewer(stream, messages)
+      .catch((error: unknown) => {
+        // Out here nobody would catch it: the stream ends, and its client reconnects with its Last-Event-ID.
+        console.error('A live events stream could not be brought up to date:', error)
+        stream.body.destroy()
+      })
+      .finally(() => {
+        stream.catchingUp = false
+        if (!stream.lookAgain) return
+        stream.lookAgain = false
+        this.#catchUp(stream, new Map())
+      })
+  }
+
+  async #sendNewer(stream: OpenStream, messages: Map<string, string>): Promise<void> {
     for (;;) {
-      const records = this.#store.events.newerThan(stream.actorId, stream.after, BATCH)
+      const records = await this.#store.events.newerThan(stream.actorId, stream.after, BATCH)
       const unrendered = records.filter((record) => !messages.has(messageKey(stream.origin, record)))
       const graph = new JsonGraph(this.#store, stream.origin)
       for (const record of unrendered) {
         // An event whose object is gone meanwhile is left out, as events.json leaves it out.
-        const document = graph.event(record)
+        const document = await graph.event(record)
         messages.set(messageKey(stream.origin, record), document ? `id: ${record.urlId}\ndata: ${JSON.stringify(document)}\n\n` : '')
       }
       for (const record of records) {

@@ -10,6 +10,7 @@ import { startService } from '../server'
 import { formFields, send, signedFetch, signRequest, type KeyAndSecret } from '../testing/oauth-client'
 import { ivy, melody, startTestService, type ServiceFixture } from '../testing/service-fixture'
 import { REQUEST_TOKEN_LIFETIME_MS } from './oauth'
+import { testDatabaseOption } from '../testing/postgres'
 
 /** A loopback web server standing in for the application's callback: it remembers the queries it was sent. */
 interface CallbackServer {
@@ -43,13 +44,13 @@ describe('the OAuth 1.0a provider', () => {
   let urls: { requestToken: string; authorize: string; accessToken: string; identify: string }
 
   beforeAll(async () => {
-    service = await startTestService([melody, ivy], (store) => {
-      const application = store.applications.add('Lettres <& co>')
-      applicationId = store.directory.urlIdOf('Application', application.id)
-      const apiKey = store.applications.issueApiKey(application.id)
-      consumer = { key: apiKey, secret: store.oauth.issueConsumerSecret(apiKey) }
+    service = await startTestService([melody, ivy], async (store) => {
+      const application = await store.applications.add('Lettres <& co>')
+      applicationId = await store.directory.urlIdOf('Application', application.id)
+      const apiKey = await store.applications.issueApiKey(application.id)
+      consumer = { key: apiKey, secret: await store.oauth.issueConsumerSecret(apiKey) }
       const issuedLongAgo = new Date(Date.now() - REQUEST_TOKEN_LIFETIME_MS - 1000)
-      const { token, secret } = store.oauth.createRequestToken(apiKey, 'oob', issuedLongAgo, REQUEST_TOKEN_LIFETIME_MS)
+      const { token, secret } = await store.oauth.createRequestToken(apiKey, 'oob', issuedLongAgo, REQUEST_TOKEN_LIFETIME_MS)
       expiredRequestToken = { key: token, secret }
     })
     callbackServer = await startCallbackServer()
@@ -479,7 +480,7 @@ describe('the sandbox (--demo)', () => {
   it('writes a consumer secret and a pre-approved access token for the demo user into sandbox.json', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-oauth-demo-'))
     try {
-      let running = await startService({ port: 0, dataDir, demo: true, lookup: { offline: true } })
+      let running = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true, lookup: { offline: true } })
       const read = () => JSON.parse(readFileSync(join(dataDir, 'sandbox.json'), 'utf8')) as Record<string, string>
       const first = read()
       expect(Object.keys(first)).toEqual(expect.arrayContaining(['apiKey', 'apiSecret', 'authToken', 'authTokenSecret']))
@@ -490,7 +491,7 @@ describe('the sandbox (--demo)', () => {
       expect(await (await identify()).json()).toMatchObject({ preferredUsername: first['username'] })
 
       await running.close()
-      running = await startService({ port: 0, dataDir, demo: true, lookup: { offline: true } })
+      running = await startService({ port: 0, dataDir, ...(await testDatabaseOption(dataDir)), demo: true, lookup: { offline: true } })
       const second = read()
       expect([second['apiSecret'], second['authToken'], second['authTokenSecret']]).toEqual([
         first['apiSecret'],

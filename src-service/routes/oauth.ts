@@ -54,16 +54,16 @@ export function registerOAuthRoutes(router: Router, store: Store): void {
 
 /** The resources TypePad made per application exist for the applications this service knows. */
 function ofApplication(store: Store, reply: () => Reply): Handler {
-  return ({ params }) => {
+  return async ({ params }) => {
     const applicationId = params['applicationId']!
-    if (store.directory.idOf('Application', applicationId) === null) {
+    if ((await store.directory.idOf('Application', applicationId)) === null) {
       return notFoundPage(`There is no application ${applicationId} on this service. Check the address.`)
     }
     return reply()
   }
 }
 
-type SignedHandler = (verified: VerifiedRequest, context: RequestContext) => Reply
+type SignedHandler = (verified: VerifiedRequest, context: RequestContext) => Promise<Reply>
 
 /** Runs `handler` for a request whose signature checks out as `requirement` says; refusals become JSON errors. */
 function signed(store: Store, requirement: TokenRequirement, handler: SignedHandler): Handler {
@@ -77,7 +77,7 @@ function signed(store: Store, requirement: TokenRequirement, handler: SignedHand
             'with your API key as the consumer key.',
         )
       }
-      return handler(verifySignedRequest(store, request, context.origin, requirement), context)
+      return await handler(await verifySignedRequest(store, request, context.origin, requirement), context)
     } catch (error) {
       if (error instanceof OAuthProblem) return oauthError(error.status, error.message, context.origin)
       throw error
@@ -87,16 +87,16 @@ function signed(store: Store, requirement: TokenRequirement, handler: SignedHand
 
 /** POST /oauth/request_token: a request token for a callback on this computer, or `oob`. */
 function requestToken(store: Store): SignedHandler {
-  return ({ apiKey, protocol }) => {
+  return async ({ apiKey, protocol }) => {
     const callback = checkCallback(protocol.get('oauth_callback'))
-    const { token, secret } = store.oauth.createRequestToken(apiKey, callback, new Date(), REQUEST_TOKEN_LIFETIME_MS)
+    const { token, secret } = await store.oauth.createRequestToken(apiKey, callback, new Date(), REQUEST_TOKEN_LIFETIME_MS)
     return formReply({ oauth_token: token, oauth_token_secret: secret, oauth_callback_confirmed: 'true' })
   }
 }
 
 /** POST /oauth/access_token: an approved request token and its verifier, once, for an access token. */
 function accessToken(store: Store): SignedHandler {
-  return ({ protocol, credentials }, { origin }) => {
+  return async ({ protocol, credentials }, { origin }) => {
     if (credentials.kind !== 'request token') throw new Error('access_token was verified without a request token')
     const { requestToken: request } = credentials
     const startAgain = `Start again with a new request token from ${origin}${OAUTH_PATHS.requestToken}.`
@@ -125,11 +125,11 @@ function accessToken(store: Store): SignedHandler {
       throw new OAuthProblem(401, `Too many wrong verifiers were sent for this request token. ${startAgain}`)
     }
     if (!verifierMatches(request.verifier!, verifier)) {
-      const left = MAX_VERIFIER_ATTEMPTS - store.oauth.recordFailedVerifier(request.token)
+      const left = MAX_VERIFIER_ATTEMPTS - (await store.oauth.recordFailedVerifier(request.token))
       const advice = left > 0 ? `Check it and try again (${triesLeft(left)}).` : startAgain
       throw new OAuthProblem(401, `The verifier (oauth_verifier) is wrong. ${advice}`)
     }
-    const issued = store.oauth.exchange(request.token)
+    const issued = await store.oauth.exchange(request.token)
     if (!issued) throw new OAuthProblem(401, `The request token was used for an access token meanwhile. ${startAgain}`)
     return formReply({ oauth_token: issued.token, oauth_token_secret: issued.secret })
   }
@@ -137,9 +137,9 @@ function accessToken(store: Store): SignedHandler {
 
 /** GET /oauth/identify: who the access token acts for, as the User object of the JSON interface. */
 function identify(store: Store): SignedHandler {
-  return ({ credentials }, { origin }) => {
+  return async ({ credentials }, { origin }) => {
     if (credentials.kind !== 'access token') throw new Error('identify was verified without an access token')
-    const user = new JsonGraph(store, origin).user(credentials.userId)
+    const user = await new JsonGraph(store, origin).user(credentials.userId)
     if (!user) throw new OAuthProblem(401, 'The person who approved this access token no longer has an account here.')
     return jsonReply(200, user, { 'Cache-Control': 'no-store' })
   }
@@ -147,9 +147,9 @@ function identify(store: Store): SignedHandler {
 
 /** GET /oauth/authorize?oauth_token=…: the sign-in and approval page. */
 function showAuthorizePage(store: Store): Handler {
-  return ({ request, origin }) => {
+  return async ({ request, origin }) => {
     const token = new URL(request.url ?? '/', origin).searchParams.get('oauth_token') ?? ''
-    const found = pendingRequestToken(store, token)
+    const found = await pendingRequestToken(store, token)
     return isPage(found) ? found : authorizePage(formFor(store, found))
   }
 }
@@ -159,7 +159,7 @@ function answerAuthorizePage(store: Store, throttle: SignInThrottle): Handler {
   return async ({ request }) => {
     const form = await readForm(request)
     if (isPage(form)) return form
-    const found = pendingRequestToken(store, form.get('oauth_token') ?? '')
+    const found = await pendingRequestToken(store, form.get('oauth_token') ?? '')
     if (isPage(found)) return found
     if (!formTokenMatches(store, found.token, form.get('form_token') ?? '')) {
       return signInProblemPage(
@@ -171,7 +171,7 @@ function answerAuthorizePage(store: Store, throttle: SignInThrottle): Handler {
     }
     switch (form.get('decision')) {
       case 'deny':
-        return store.oauth.deny(found.token) ? denied(found) : alreadyAnswered(found)
+        return (await store.oauth.deny(found.token)) ? denied(found) : alreadyAnswered(found)
       case 'approve':
         return approve(store, throttle, found, {
           username: form.get('username') ?? '',
@@ -195,9 +195,9 @@ async function approve(store: Store, throttle: SignInThrottle, request: RequestT
   const { username, password, address } = signIn
   const verdict = throttle.attempt(username, address)
   if (!verdict.allowed) return signInPaused(request, username, verdict)
-  const attempts = store.oauth.countSignInAttempt(request.token)
+  const attempts = await store.oauth.countSignInAttempt(request.token)
   if (attempts > MAX_SIGN_IN_ATTEMPTS) return tooManyAttempts(request)
-  const account = store.oauth.signInRecord(username)
+  const account = await store.oauth.signInRecord(username)
   const passwordIsRight = await checkPassword(password, account?.passwordHash ?? null)
   if (!account || !passwordIsRight) {
     console.warn(
@@ -214,7 +214,7 @@ async function approve(store: Store, throttle: SignInThrottle, request: RequestT
     })
   }
   verdict.attempt.succeeded()
-  const verifier = store.oauth.approve(request.token, account.userId)
+  const verifier = await store.oauth.approve(request.token, account.userId)
   if (verifier === null) return alreadyAnswered(request)
   if (request.callback === 'oob') return verifierPage(request.applicationName, verifier)
   return backToApplication(request.callback, { oauth_token: request.token, oauth_verifier: verifier })
@@ -235,12 +235,12 @@ function backToApplication(callback: string, parameters: Record<string, string>)
 }
 
 /** The request token a page is about, if it still waits for an answer; otherwise the page that says why not. */
-function pendingRequestToken(store: Store, token: string): RequestToken | Reply {
+async function pendingRequestToken(store: Store, token: string): Promise<RequestToken | Reply> {
   const startAgain = 'Go back to the application and start signing in again.'
   if (token === '') {
     return signInProblemPage(400, 'Nothing to approve', `This address needs the oauth_token an application was given. ${startAgain}`)
   }
-  const request = store.oauth.requestToken(token)
+  const request = await store.oauth.requestToken(token)
   if (!request) {
     return signInProblemPage(400, 'Unknown sign-in request', `This service does not know this sign-in request. ${startAgain}`)
   }

@@ -4,7 +4,7 @@ import type { Album, List, Store, User, Weblog } from '../store'
 import { idOf } from './posts-entry'
 import { HttpError } from './reply'
 
-export function ownedWeblog(store: Store, user: User, blogId: string | undefined): Weblog {
+export function ownedWeblog(store: Store, user: User, blogId: string | undefined): Promise<Weblog> {
   return owned(user, blogId, (id) => store.weblogs.find(id), {
     missing: `There is no weblog ${blogId ?? ''} on this service. The root listing (/t/atom/weblog) lists yours.`,
     othersOwn: (weblog) =>
@@ -12,7 +12,7 @@ export function ownedWeblog(store: Store, user: User, blogId: string | undefined
   })
 }
 
-export function ownedAlbum(store: Store, user: User, setId: string | undefined): Album {
+export function ownedAlbum(store: Store, user: User, setId: string | undefined): Promise<Album> {
   return owned(user, setId, (id) => store.albums.find(id), {
     missing:
       `There is no photo album ${setId ?? ''} on this service. The gallery listing (/t/atom/gallery) lists yours.`,
@@ -20,7 +20,7 @@ export function ownedAlbum(store: Store, user: User, setId: string | undefined):
   })
 }
 
-export function ownedList(store: Store, user: User, listId: string | undefined): List {
+export function ownedList(store: Store, user: User, listId: string | undefined): Promise<List> {
   return owned(user, listId, (id) => store.lists.find(id), {
     missing: `There is no list ${listId ?? ''} on this service. The lists root (/t/atom/lists) lists yours.`,
     othersOwn: (list) =>
@@ -28,14 +28,14 @@ export function ownedList(store: Store, user: User, listId: string | undefined):
   })
 }
 
-function owned<T extends { id: number; ownerId: number }>(
+async function owned<T extends { id: number; ownerId: number }>(
   user: User,
   idText: string | undefined,
-  find: (id: number) => T | null,
+  find: (id: number) => Promise<T | null>,
   refusals: { missing: string; othersOwn: (found: T) => string },
-): T {
+): Promise<T> {
   const id = idOf(idText)
-  const found = id === null ? null : find(id)
+  const found = id === null ? null : await find(id)
   if (!found) throw new HttpError(404, refusals.missing)
   if (found.ownerId !== user.id) throw new HttpError(403, refusals.othersOwn(found))
   return found

@@ -3,7 +3,8 @@
 // the first answer back, marked `Idempotent-Replayed: true`, instead of a second post. Reusing a key for a different
 // request (another address, or another body) is the client's mistake and is refused with 422 Unprocessable Content,
 // as the draft says; nothing is created. There is no "still in progress" state to answer 409 for: the look-up, the
-// create and the record happen in one synchronous transaction, so two requests with one key cannot overlap.
+// create and the record happen in one transaction, and transactions take turns, so two requests with one key cannot
+// overlap.
 import { createHash } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { IdempotencyRecords } from '../store'
@@ -40,8 +41,8 @@ export function idempotentRequest(request: IncomingMessage, body: string): Idemp
 }
 
 /** The first answer when this user already sent this request under this key; null when the key is new. */
-export function replay(records: IdempotencyRecords, userId: number, idempotent: IdempotentRequest): Reply | null {
-  const earlier = records.find(userId, idempotent.key)
+export async function replay(records: IdempotencyRecords, userId: number, idempotent: IdempotentRequest): Promise<Reply | null> {
+  const earlier = await records.find(userId, idempotent.key)
   if (!earlier) return null
   if (earlier.request !== idempotent.request || earlier.fingerprint !== idempotent.fingerprint) {
     const what = earlier.request === idempotent.request ? 'with a different body' : `for ${earlier.request}`
@@ -61,8 +62,8 @@ export function remember(
   userId: number,
   idempotent: IdempotentRequest,
   reply: Reply & { body: string },
-): void {
-  records.save(userId, idempotent.key, {
+): Promise<void> {
+  return records.save(userId, idempotent.key, {
     request: idempotent.request,
     fingerprint: idempotent.fingerprint,
     response: { status: reply.status, headers: reply.headers ?? {}, body: reply.body },

@@ -29,9 +29,9 @@ async function expectError(response: Response, status: number, message: RegExp):
 }
 
 /** Melody's weblogs are 1 (with categories) and 2 (without); Ivy's is 3. */
-function addCategories(store: Store): void {
-  for (const name of ['Music', 'Travel', 'Vacation', 'Food', 'Cats', 'Lisbon', '旅行', '電車']) store.categories.add(1, name)
-  store.categories.add(3, 'Music')
+async function addCategories(store: Store): Promise<void> {
+  for (const name of ['Music', 'Travel', 'Vacation', 'Food', 'Cats', 'Lisbon', '旅行', '電車']) await store.categories.add(1, name)
+  await store.categories.add(3, 'Music')
 }
 
 describe('weblog posts over Atom', () => {
@@ -303,6 +303,18 @@ describe('weblog posts over Atom', () => {
         await expectError(await send('POST', feed, entryXml(), { 'Idempotency-Key': key }), 400, /Idempotency-Key/)
       }
     })
+
+    it('makes one post of requests with one key that arrive together, and answers the others with its replay', async () => {
+      const headers = { 'Idempotency-Key': 'sent-eight-times-at-once' }
+      const body = entryXml({ title: 'Sent together' })
+      const answers = await Promise.all(Array.from({ length: 8 }, () => send('POST', feed, body, headers)))
+      expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(201))
+      expect(answers.filter((answer) => answer.headers.get('idempotent-replayed') === null)).toHaveLength(1)
+      expect(new Set(answers.map((answer) => answer.headers.get('location'))).size).toBe(1)
+      await Promise.all(answers.map((answer) => answer.arrayBuffer()))
+      const feedXml = await (await send('GET', feed)).text()
+      expect(readFeed(feedXml).entries.filter((entry) => entry.title === 'Sent together')).toHaveLength(1)
+    })
   })
 
   describe('golden requests from real clients', () => {
@@ -337,12 +349,12 @@ describe('weblog feed pages', () => {
   let service: ServiceFixture
   let feed: string
   beforeAll(async () => {
-    service = await startTestService([melody, ivy], (store) => {
-      const music = store.categories.add(1, 'Music')
+    service = await startTestService([melody, ivy], async (store) => {
+      const music = await store.categories.add(1, 'Music')
       for (let n = 1; n <= POSTS; n++) {
         // Pairs share an issued time, so the order among equals (newest stored first) is exercised too.
         const issued = new Date(Date.UTC(2025, 0, 1) + Math.ceil(n / 2) * 86_400_000).toISOString().replace('.000', '')
-        store.posts.create(1, 1, { title: `Post ${n}`, content: `<p>Body ${n}</p>`, contentKind: 'xhtml', summary: null, issued, categories: n % 3 ? [] : [music] }, issued)
+        await store.posts.create(1, 1, { title: `Post ${n}`, content: `<p>Body ${n}</p>`, contentKind: 'xhtml', summary: null, issued, categories: n % 3 ? [] : [music] }, issued)
       }
     })
     feed = `${service.origin}/t/atom/weblog/blog_id=1`
@@ -442,11 +454,11 @@ describe('what refused and failed requests leave behind', () => {
     expect(refusals.map((response) => response.status)).toEqual([400, 400, 400, 400, 400, 422, 403])
 
     const keptId = Number(kept.headers.get('location')!.split('entry_id=')[1])
-    await service.withStore((store) => {
-      expect(store.posts.page(1, 0, 100).map((stored) => stored.id)).toEqual([keptId])
-      expect(store.posts.countIn(2) + store.posts.countIn(3)).toBe(0)
-      const userId = store.users.find(melody.username)!.id
-      expect(store.events.streamPage(userId, null, 100).map(({ verb, objectType, objectId }) => ({ verb, objectType, objectId }))).toEqual([
+    await service.withStore(async (store) => {
+      expect((await store.posts.page(1, 0, 100)).map((stored) => stored.id)).toEqual([keptId])
+      expect(await store.posts.countIn(2) + await store.posts.countIn(3)).toBe(0)
+      const userId = (await store.users.find(melody.username))!.id
+      expect((await store.events.streamPage(userId, null, 100)).map(({ verb, objectType, objectId }) => ({ verb, objectType, objectId }))).toEqual([
         { verb: 'NewAsset', objectType: 'Post', objectId: keptId },
       ])
     })

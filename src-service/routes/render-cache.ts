@@ -13,12 +13,16 @@ export class RenderCache {
     this.#maxEntries = maxEntries
   }
 
-  /** The document for `key`: rendered by `render` unless the store is unchanged since it last was. */
-  document(key: string, render: () => string): string {
-    const writes = this.#store.writes
+  /**
+   * The document for `key`: rendered by `render` unless the store is unchanged since it last was. It is filed under
+   * the count of writes before rendering, so a write made while it renders makes it stale at once. A caller that has
+   * read the count for this request already passes it as `writes`.
+   */
+  async document(key: string, render: () => Promise<string>, writes?: number): Promise<string> {
+    writes ??= await this.#store.writes()
     const cached = this.#entries.get(key)
     if (cached?.writes === writes) return cached.document
-    const document = render()
+    const document = await render()
     this.#entries.delete(key)
     if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!)
     this.#entries.set(key, { writes, document })

@@ -12,7 +12,7 @@ describe('scheduled posts', () => {
   let ahead = 0
   const clock = () => Date.now() + ahead
   beforeAll(async () => {
-    service = await startTestService([melody], () => {}, { offline: true }, { clock })
+    service = await startTestService([melody], async () => {}, { offline: true }, { clock })
   })
   afterAll(() => service.dispose())
 

@@ -7,15 +7,17 @@ import { w3cNow } from '../clock'
 import type { Store } from '../store'
 
 /** Records the event of each scheduled post whose time has come; answers how many went public. */
-export function releaseScheduledPosts(store: Store, clock: ServiceClock): number {
+export async function releaseScheduledPosts(store: Store, clock: ServiceClock): Promise<number> {
   const now = w3cNow(clock)
-  if (!store.posts.hasScheduledDue(now)) return 0
-  return store.transaction(() => {
-    const due = store.posts.scheduledDue(now)
+  if (!(await store.posts.hasScheduledDue(now))) return 0
+  return store.transaction(async () => {
+    const due = await store.posts.scheduledDue(now)
+    let released = 0
     for (const post of due) {
-      store.events.record({ actorId: post.authorId, verb: 'NewAsset', objectType: 'Post', objectId: post.id, published: post.issued })
-      store.posts.markReleased(post.id)
+      if (!(await store.posts.markReleased(post.id))) continue
+      await store.events.record({ actorId: post.authorId, verb: 'NewAsset', objectType: 'Post', objectId: post.id, published: post.issued })
+      released++
     }
-    return due.length
+    return released
   })
 }

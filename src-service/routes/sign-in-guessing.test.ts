@@ -11,9 +11,9 @@ describe('password guessing on the sign-in page', () => {
   let service: ServiceFixture
   let consumer: KeyAndSecret
   beforeAll(async () => {
-    service = await startTestService([melody, ivy], (store) => {
-      const apiKey = store.applications.issueApiKey(store.applications.add('Guesser').id)
-      consumer = { key: apiKey, secret: store.oauth.issueConsumerSecret(apiKey) }
+    service = await startTestService([melody, ivy], async (store) => {
+      const apiKey = await store.applications.issueApiKey((await store.applications.add('Guesser')).id)
+      consumer = { key: apiKey, secret: await store.oauth.issueConsumerSecret(apiKey) }
     })
   })
   afterAll(() => service.dispose())

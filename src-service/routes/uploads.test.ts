@@ -83,6 +83,13 @@ describe('UploadURI', () => {
     expect(other.location).toBe(`${service.origin}/media/blogs/hotel-particulier/dot.gif`)
   })
 
+  it('gives files of one name uploaded at once names of their own, one each', async () => {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => uploaded(uploadXml('together.gif'))))
+    const names = answers.map((answer) => answer.entry.title)
+    expect(new Set(names).size).toBe(6)
+    expect(names.every((name) => /^together(_\d)?\.gif$/.test(name ?? ''))).toBe(true)
+  })
+
   it('takes any media type and serves it back with that type, sandboxed so an HTML file runs no script here', async () => {
     const html = Buffer.from('<script>alert(document.cookie)</script>').toString('base64')
     const { location } = await uploaded(uploadXml('page.html', html, 'text/html; charset=UTF-8'))

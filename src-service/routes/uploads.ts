@@ -25,15 +25,15 @@ export function registerUploadRoutes(
 
 function uploadFile(store: Store, library: MediaLibrary): AuthenticatedHandler {
   return async ({ request, origin, params }, user) => {
-    const weblog = ownedWeblog(store, user, params['blogId'])
+    const weblog = await ownedWeblog(store, user, params['blogId'])
     const incoming = await receiveFileEntry(request, store.idempotency, library, user.id)
     if (incoming.earlier) return incoming.earlier
     const { received, idempotent } = incoming
-    return addUpload(store, library, { ...received, weblog }, (upload) => {
+    return addUpload(store, library, { ...received, weblog }, async (upload) => {
       const location = uploadUrl(origin, weblog.slug, upload.filename)
       const body = writeEntry(uploadEntry(origin, weblog, upload))
       const reply = { ...atomReply(201, body, { Location: location }), body }
-      if (idempotent) remember(store.idempotency, user.id, idempotent, reply)
+      if (idempotent) await remember(store.idempotency, user.id, idempotent, reply)
       return reply
     })
   }

@@ -1,6 +1,7 @@
 // Applications that call the JSON interface, and the API keys that identify them (the OAuth consumer key).
 import { randomBytes } from 'node:crypto'
-import type { Connection } from './connection'
+import { insertReturningId } from './dialect'
+import type { Engine } from './engine'
 
 export interface Application {
   id: number
@@ -8,33 +9,32 @@ export interface Application {
 }
 
 export class Applications {
-  readonly #db: Connection
+  readonly #db: Engine
 
-  constructor(db: Connection) {
+  constructor(db: Engine) {
     this.#db = db
   }
 
-  add(name: string): Application {
-    return { id: this.#db.run('INSERT INTO applications (name) VALUES (:name)', { ':name': name }), name }
+  async add(name: string): Promise<Application> {
+    return { id: await insertReturningId(this.#db, 'INSERT INTO applications (name) VALUES (:name)', { ':name': name }), name }
   }
 
-  issueApiKey(applicationId: number): string {
+  async issueApiKey(applicationId: number): Promise<string> {
     const apiKey = randomBytes(16).toString('hex')
-    this.#db.run('INSERT INTO api_keys (api_key, application_id) VALUES (:apiKey, :applicationId)', {
+    await this.#db.run('INSERT INTO api_keys (api_key, application_id) VALUES (:apiKey, :applicationId)', {
       ':apiKey': apiKey,
       ':applicationId': applicationId,
     })
     return apiKey
   }
 
-  /** Every key of every application called `name`, oldest first. */
-  apiKeysOf(name: string): string[] {
-    return this.#db
-      .all(
-        `SELECT api_keys.api_key FROM api_keys JOIN applications ON applications.id = api_keys.application_id
-         WHERE applications.name = :name ORDER BY api_keys.rowid`,
-        { ':name': name },
-      )
-      .map((row) => String(row['api_key']))
+  /** Every key of every application called `name`, oldest first (keys made in the same second, in key order). */
+  async apiKeysOf(name: string): Promise<string[]> {
+    const rows = await this.#db.all(
+      `SELECT api_keys.api_key FROM api_keys JOIN applications ON applications.id = api_keys.application_id
+       WHERE applications.name = :name ORDER BY api_keys.created_at, api_keys.api_key`,
+      { ':name': name },
+    )
+    return rows.map((row) => String(row['api_key']))
   }
 }

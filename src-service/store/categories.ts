@@ -1,6 +1,7 @@
 // A weblog's categories: the only names a post's dc:subject may carry (spec §2.7). Names are unique per weblog
 // without regard to (ASCII) case, and a post keeps the spelling the weblog gave them.
-import type { Connection, Row } from './connection'
+import { insertReturningId } from './dialect'
+import type { Engine, Row } from './engine'
 
 export interface Category {
   id: number
@@ -16,16 +17,16 @@ export interface CategoryMatch {
 }
 
 export class Categories {
-  readonly #db: Connection
+  readonly #db: Engine
 
-  constructor(db: Connection) {
+  constructor(db: Engine) {
     this.#db = db
   }
 
-  add(weblogId: number, name: string): Category {
+  async add(weblogId: number, name: string): Promise<Category> {
     const trimmed = name.trim()
     if (trimmed === '') throw new RangeError('A category needs a name')
-    const id = this.#db.run('INSERT INTO categories (weblog_id, name) VALUES (:weblogId, :name)', {
+    const id = await insertReturningId(this.#db, 'INSERT INTO categories (weblog_id, name) VALUES (:weblogId, :name)', {
       ':weblogId': weblogId,
       ':name': trimmed,
     })
@@ -33,17 +34,16 @@ export class Categories {
   }
 
   /** Alphabetical, as a person scans a list of categories. */
-  of(weblogId: number): Category[] {
-    return this.#db
-      .all('SELECT id, weblog_id, name FROM categories WHERE weblog_id = :weblogId ORDER BY name, id', {
-        ':weblogId': weblogId,
-      })
-      .map(toCategory)
+  async of(weblogId: number): Promise<Category[]> {
+    const rows = await this.#db.all('SELECT id, weblog_id, name FROM categories WHERE weblog_id = :weblogId ORDER BY name, id', {
+      ':weblogId': weblogId,
+    })
+    return rows.map(toCategory)
   }
 
   /** Looks `names` up among the weblog's categories; surrounding whitespace and repeats are ignored. */
-  match(weblogId: number, names: readonly string[]): CategoryMatch {
-    const byName = new Map(this.of(weblogId).map((category) => [foldCase(category.name), category]))
+  async match(weblogId: number, names: readonly string[]): Promise<CategoryMatch> {
+    const byName = new Map((await this.of(weblogId)).map((category) => [foldCase(category.name), category]))
     const found = new Map<number, Category>()
     const unknown: string[] = []
     for (const name of names) {
@@ -58,7 +58,7 @@ export class Categories {
 }
 
 // The column compares with SQLite's NOCASE, which folds ASCII letters only; so does this.
-function foldCase(name: string): string {
+export function foldCase(name: string): string {
   return name.replace(/[A-Z]+/g, (letters) => letters.toLowerCase())
 }
 

@@ -1,6 +1,7 @@
 // The public names of stored things: every object's url id (made by migration 6's triggers, never derived from its
 // row id, so ids cannot be counted or guessed) and the application behind an API key.
-import type { Connection } from './connection'
+import { idList } from './dialect'
+import type { Engine } from './engine'
 
 /** The kinds of object that have a url id; each is a table of its own. */
 export type UrlIdKind =
@@ -27,44 +28,44 @@ export interface KeyedApplication {
 }
 
 export class Directory {
-  readonly #db: Connection
+  readonly #db: Engine
 
-  constructor(db: Connection) {
+  constructor(db: Engine) {
     this.#db = db
   }
 
   /** The url id of a stored object; every row has one from the moment it is inserted. */
-  urlIdOf(kind: UrlIdKind, id: number): string {
-    const urlId = this.urlIdsOf(kind, [id]).get(id)
+  async urlIdOf(kind: UrlIdKind, id: number): Promise<string> {
+    const urlId = (await this.urlIdsOf(kind, [id])).get(id)
     if (urlId === undefined) throw new Error(`${kind} ${id} has no url id: it does not exist`)
     return urlId
   }
 
   /** Url ids of many objects of one kind at once, by row id; ids that name nothing are left out. */
-  urlIdsOf(kind: UrlIdKind, ids: readonly number[]): Map<number, string> {
-    const rows = this.#db.all(
+  async urlIdsOf(kind: UrlIdKind, ids: readonly number[]): Promise<Map<number, string>> {
+    const rows = await this.#db.all(
       `SELECT object_id, url_id FROM url_ids
-       WHERE object_type = :kind AND object_id IN (SELECT value FROM json_each(:ids))`,
+       WHERE object_type = :kind AND object_id IN (${idList(this.#db.dialect)})`,
       { ':kind': kind, ':ids': JSON.stringify(ids) },
     )
     return new Map(rows.map((row) => [Number(row['object_id']), String(row['url_id'])]))
   }
 
   /** What a url id names, or null when it names nothing (a mistyped or deleted object's). */
-  resolve(urlId: string): NamedObject | null {
-    const row = this.#db.get('SELECT object_type, object_id FROM url_ids WHERE url_id = :urlId', { ':urlId': urlId })
+  async resolve(urlId: string): Promise<NamedObject | null> {
+    const row = await this.#db.get('SELECT object_type, object_id FROM url_ids WHERE url_id = :urlId', { ':urlId': urlId })
     return row && { kind: String(row['object_type']) as UrlIdKind, id: Number(row['object_id']) }
   }
 
   /** The row id of the object of `kind` that `urlId` names, or null. */
-  idOf(kind: UrlIdKind, urlId: string): number | null {
-    const named = this.resolve(urlId)
+  async idOf(kind: UrlIdKind, urlId: string): Promise<number | null> {
+    const named = await this.resolve(urlId)
     return named?.kind === kind ? named.id : null
   }
 
   /** The application an API key belongs to, or null for a key that was never issued. */
-  applicationOfApiKey(apiKey: string): KeyedApplication | null {
-    const row = this.#db.get(
+  async applicationOfApiKey(apiKey: string): Promise<KeyedApplication | null> {
+    const row = await this.#db.get(
       `SELECT applications.id, applications.name, url_ids.url_id FROM api_keys
        JOIN applications ON applications.id = api_keys.application_id
        JOIN url_ids ON url_ids.object_type = 'Application' AND url_ids.object_id = applications.id

@@ -22,5 +22,18 @@ export interface Engine {
    * inside `work` (however deep in its awaits) belong to it; nested calls are savepoints. Other callers' statements
    * never interleave with it. */
   transaction<T>(work: () => Promise<T>): Promise<T>
+  /** Calls `callback` once the caller's outermost transaction has committed (never if it rolls back), or at once when
+   * the caller is in none: what it then reads, through any connection, includes what that transaction wrote. */
+  afterCommit(callback: () => void): void
   close(): Promise<void>
+}
+
+// What `get` and `all` write besides inserts that read their id back (dialect.ts) is the OAuth ledger's bookkeeping
+// (a nonce used, a token's state), which no rendering reads: counting it would make every signed request stale every
+// cached page and ETag, so engines count `run` and only those inserts as writes a rendering may show.
+const INSERT_READING_ITS_ID = /^\s*INSERT\b[\s\S]*\bRETURNING id\s*$/i
+
+/** Whether a statement sent through `get` or `all` is an insert reading its id back: a write a rendering may show. */
+export function readsInsertedId(sql: string): boolean {
+  return INSERT_READING_ITS_ID.test(sql)
 }

@@ -1,7 +1,9 @@
 // Activity records: the service writes one whenever a user creates something (NewAsset), favourites a post
 // (AddedFavorite) or adds a neighbour (AddedNeighbor). The JSON interface reads them back as streams.
+import { AsyncResource } from 'node:async_hooks'
 import { randomBytes } from 'node:crypto'
-import type { Connection, Row } from './connection'
+import { idList, insertReturningId } from './dialect'
+import type { Engine, Row } from './engine'
 
 export type Verb = 'NewAsset' | 'AddedFavorite' | 'AddedNeighbor'
 export type ObjectType = 'Post' | 'Comment' | 'Photo' | 'ListItem' | 'User'
@@ -33,12 +35,14 @@ export interface StreamCursor {
 export type RecordedListener = (actorIds: ReadonlySet<number>) => void
 
 export class Events {
-  readonly #db: Connection
+  readonly #db: Engine
   readonly #listeners = new Set<RecordedListener>()
   /** Actors with events recorded since listeners were last told; told once per turn of the event loop. */
   #pendingActors: Set<number> | null = null
+  /** Tells the listeners in the context the store was opened in: outside every transaction (see #tellLater). */
+  readonly #tellPending = AsyncResource.bind(() => this.#tell())
 
-  constructor(db: Connection) {
+  constructor(db: Engine) {
     this.#db = db
   }
 
@@ -49,11 +53,12 @@ export class Events {
   }
 
   /** Records an event; call it inside the transaction that creates the object, so neither exists without the other. */
-  record(event: NewEvent): EventRecord {
+  async record(event: NewEvent): Promise<EventRecord> {
     const urlId = `6e${randomBytes(15).toString('hex')}`
     const published = event.published ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')
     const groupId = event.groupId ?? null
-    const id = this.#db.run(
+    const id = await insertReturningId(
+      this.#db,
       `INSERT INTO events (url_id, actor_id, verb, object_type, object_id, published, group_id)
        VALUES (:urlId, :actorId, :verb, :objectType, :objectId, :published, :groupId)`,
       {
@@ -66,7 +71,7 @@ export class Events {
         ':groupId': groupId,
       },
     )
-    this.#tellLater(event.actorId)
+    this.#db.afterCommit(() => this.#tellLater(event.actorId))
     return { ...event, id, urlId, published, groupId }
   }
 
@@ -75,18 +80,17 @@ export class Events {
    * what a live stream sends next. In that order, not the order of recording, so a stream agrees with events.json
    * even about events recorded with an earlier date (seed data backdates its history).
    */
-  newerThan(actorId: number, cursor: StreamCursor, limit: number): EventRecord[] {
-    return this.#db
-      .all(
-        `SELECT * FROM events WHERE actor_id = :actorId AND (published, id) > (:published, :id)
-         ORDER BY published, id LIMIT :limit`,
-        { ':actorId': actorId, ':published': cursor.published, ':id': cursor.id, ':limit': limit },
-      )
-      .map(toEventRecord)
+  async newerThan(actorId: number, cursor: StreamCursor, limit: number): Promise<EventRecord[]> {
+    const rows = await this.#db.all(
+      `SELECT * FROM events WHERE actor_id = :actorId AND (published, id) > (:published, :id)
+       ORDER BY published, id LIMIT :limit`,
+      { ':actorId': actorId, ':published': cursor.published, ':id': cursor.id, ':limit': limit },
+    )
+    return rows.map(toEventRecord)
   }
 
-  find(urlId: string): EventRecord | null {
-    const row = this.#db.get('SELECT * FROM events WHERE url_id = :urlId', { ':urlId': urlId })
+  async find(urlId: string): Promise<EventRecord | null> {
+    const row = await this.#db.get('SELECT * FROM events WHERE url_id = :urlId', { ':urlId': urlId })
     return row && toEventRecord(row)
   }
 
@@ -95,14 +99,14 @@ export class Events {
    * Keyset paging: a page costs the same however deep it is, and events added meanwhile (newer than any cursor)
    * neither shift nor repeat the pages that follow.
    */
-  streamPage(actorId: number, cursor: StreamCursor | null, limit: number): EventRecord[] {
+  async streamPage(actorId: number, cursor: StreamCursor | null, limit: number): Promise<EventRecord[]> {
     const rows = cursor
-      ? this.#db.all(
+      ? await this.#db.all(
           `SELECT * FROM events WHERE actor_id = :actorId AND (published, id) < (:published, :id)
            ORDER BY published DESC, id DESC LIMIT :limit`,
           { ':actorId': actorId, ':published': cursor.published, ':id': cursor.id, ':limit': limit },
         )
-      : this.#db.all('SELECT * FROM events WHERE actor_id = :actorId ORDER BY published DESC, id DESC LIMIT :limit', {
+      : await this.#db.all('SELECT * FROM events WHERE actor_id = :actorId ORDER BY published DESC, id DESC LIMIT :limit', {
           ':actorId': actorId,
           ':limit': limit,
         })
@@ -110,24 +114,23 @@ export class Events {
   }
 
   /** How many events the actor's stream holds (kept by trigger, so no scan). */
-  totalBy(actorId: number): number {
-    const row = this.#db.get('SELECT total FROM event_totals WHERE actor_id = :actorId', { ':actorId': actorId })
+  async totalBy(actorId: number): Promise<number> {
+    const row = await this.#db.get('SELECT total FROM event_totals WHERE actor_id = :actorId', { ':actorId': actorId })
     return Number(row?.['total'] ?? 0)
   }
 
   /** A slice of the actor's events in one group, newest first, `offset` events in. */
-  inGroupPage(actorId: number, groupId: number, offset: number, limit: number): EventRecord[] {
-    return this.#db
-      .all(
-        `SELECT * FROM events WHERE actor_id = :actorId AND group_id = :groupId
-         ORDER BY published DESC, id DESC LIMIT :limit OFFSET :offset`,
-        { ':actorId': actorId, ':groupId': groupId, ':limit': limit, ':offset': offset },
-      )
-      .map(toEventRecord)
+  async inGroupPage(actorId: number, groupId: number, offset: number, limit: number): Promise<EventRecord[]> {
+    const rows = await this.#db.all(
+      `SELECT * FROM events WHERE actor_id = :actorId AND group_id = :groupId
+       ORDER BY published DESC, id DESC LIMIT :limit OFFSET :offset`,
+      { ':actorId': actorId, ':groupId': groupId, ':limit': limit, ':offset': offset },
+    )
+    return rows.map(toEventRecord)
   }
 
-  countInGroup(actorId: number, groupId: number): number {
-    const row = this.#db.get('SELECT count(*) AS n FROM events WHERE actor_id = :actorId AND group_id = :groupId', {
+  async countInGroup(actorId: number, groupId: number): Promise<number> {
+    const row = await this.#db.get('SELECT count(*) AS n FROM events WHERE actor_id = :actorId AND group_id = :groupId', {
       ':actorId': actorId,
       ':groupId': groupId,
     })
@@ -135,12 +138,12 @@ export class Events {
   }
 
   /** The group each object was published in: that of its first NewAsset event, for the objects that have one. */
-  groupsOfObjects(objectType: ObjectType, objectIds: readonly number[]): Map<number, number> {
-    const rows = this.#db.all(
+  async groupsOfObjects(objectType: ObjectType, objectIds: readonly number[]): Promise<Map<number, number>> {
+    const rows = await this.#db.all(
       `SELECT ids.value AS object_id,
          (SELECT group_id FROM events
           WHERE object_type = :objectType AND object_id = ids.value AND verb = 'NewAsset' ORDER BY id LIMIT 1) AS group_id
-       FROM json_each(:ids) AS ids`,
+       FROM (${idList(this.#db.dialect)}) AS ids`,
       { ':objectType': objectType, ':ids': JSON.stringify(objectIds) },
     )
     const published = rows.filter((row) => row['group_id'] !== null)
@@ -148,8 +151,9 @@ export class Events {
   }
 
   /**
-   * Listeners hear of an event in a microtask: transactions never await, so by then the one that recorded it has
-   * committed (they read it) or rolled back (they find nothing new). Many events in one turn make one call.
+   * Listeners hear of an event once the transaction that recorded it has committed (Engine.afterCommit), in a
+   * microtask outside it: what they read includes the event on either engine, PostgreSQL's connections included. Many
+   * events in one turn make one call.
    */
   #tellLater(actorId: number): void {
     if (this.#listeners.size === 0) return
@@ -158,18 +162,20 @@ export class Events {
       return
     }
     this.#pendingActors = new Set([actorId])
-    queueMicrotask(() => {
-      const actors = this.#pendingActors!
-      this.#pendingActors = null
-      for (const listener of this.#listeners) {
-        // Out here nobody would catch it: a failing listener is reported, and the others still hear.
-        try {
-          listener(actors)
-        } catch (error) {
-          console.error('A listener to new events failed:', error)
-        }
+    queueMicrotask(this.#tellPending)
+  }
+
+  #tell(): void {
+    const actors = this.#pendingActors!
+    this.#pendingActors = null
+    for (const listener of this.#listeners) {
+      // Out here nobody would catch it: a failing listener is reported, and the others still hear.
+      try {
+        listener(actors)
+      } catch (error) {
+        console.error('A listener to new events failed:', error)
       }
-    })
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 // Responses remembered under a client's Idempotency-Key (docs/PROTOCOL.md): a POST retried after a lost answer gets
 // the first answer again instead of creating a second post. A key is a user's for 24 hours; older records are
 // pruned whenever records are read or written, so the table holds one day of keys at most.
-import type { Connection, Row } from './connection'
+import type { Engine, Row } from './engine'
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000
 
@@ -21,16 +21,27 @@ export interface IdempotencyRecord {
 }
 
 export class IdempotencyRecords {
-  readonly #db: Connection
+  readonly #db: Engine
 
-  constructor(db: Connection) {
+  constructor(db: Engine) {
     this.#db = db
   }
 
-  /** The record of `userId`'s `key` made within the last 24 hours of `now`, if any. */
-  find(userId: number, key: string, now = new Date()): IdempotencyRecord | null {
-    this.#prune(now)
-    const row = this.#db.get('SELECT * FROM idempotency_keys WHERE user_id = :userId AND key = :key', {
+  /**
+   * The record of `userId`'s `key` made within the last 24 hours of `now`, if any. Inside the creating transaction it
+   * first waits for any other transaction holding the same key to end: SQLite's transactions take turns anyway, but
+   * PostgreSQL's run side by side (READ COMMITTED), where two requests with one key would both find nothing and then
+   * collide on the key's unique constraint. The lock is PostgreSQL's advisory one, released at commit.
+   */
+  async find(userId: number, key: string, now = new Date()): Promise<IdempotencyRecord | null> {
+    if (this.#db.dialect === 'postgres') {
+      await this.#db.get("SELECT pg_advisory_xact_lock(hashtextextended(CAST(:userId AS TEXT) || ' ' || :key, 0))", {
+        ':userId': userId,
+        ':key': key,
+      })
+    }
+    await this.#prune(now)
+    const row = await this.#db.get('SELECT * FROM idempotency_keys WHERE user_id = :userId AND key = :key', {
       ':userId': userId,
       ':key': key,
     })
@@ -38,9 +49,9 @@ export class IdempotencyRecords {
   }
 
   /** Remembers a response; fails (a constraint error) if the key is taken, so call it in the creating transaction. */
-  save(userId: number, key: string, record: Omit<IdempotencyRecord, 'created'>, now = new Date()): void {
-    this.#prune(now)
-    this.#db.run(
+  async save(userId: number, key: string, record: Omit<IdempotencyRecord, 'created'>, now = new Date()): Promise<void> {
+    await this.#prune(now)
+    await this.#db.run(
       `INSERT INTO idempotency_keys (user_id, key, request, fingerprint, status, headers, body, created)
        VALUES (:userId, :key, :request, :fingerprint, :status, :headers, :body, :created)`,
       {
@@ -56,8 +67,8 @@ export class IdempotencyRecords {
     )
   }
 
-  #prune(now: Date): void {
-    this.#db.run('DELETE FROM idempotency_keys WHERE created <= :cutoff', {
+  async #prune(now: Date): Promise<void> {
+    await this.#db.run('DELETE FROM idempotency_keys WHERE created <= :cutoff', {
       ':cutoff': new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString(),
     })
   }

@@ -1,11 +1,12 @@
-// The service's store: everything it keeps lives in one data dir.
+// The service's store: everything it keeps lives in one data dir, its database too unless it is given another engine
+// (PostgreSQL, for several instances). Every method is asynchronous, as PostgreSQL is.
 import { join } from 'node:path'
 import { Applications } from './applications'
 import { BatchReads } from './batch-reads'
 import { Categories } from './categories'
-import { Connection } from './connection'
 import { lockDataDir, prepareDataDir } from './data-dir'
 import { Directory } from './directory'
+import type { Engine } from './engine'
 import { Events } from './events'
 import { IdempotencyRecords } from './idempotency'
 import { Lists } from './lists'
@@ -15,12 +16,15 @@ import { Posts } from './posts'
 import { Profiles } from './profiles'
 import { SecretBox } from './secret-box'
 import { Comments, Favorites, Groups, Relationships } from './social'
+import { openPostgresEngine } from './postgres-engine'
+import { SqliteEngine } from './sqlite-engine'
 import { Users } from './users'
 import { Weblogs } from './weblogs'
 
 export type { Categories, Category, CategoryMatch } from './categories'
 export type { BatchReads } from './batch-reads'
 export type { Directory, KeyedApplication, NamedObject, UrlIdKind } from './directory'
+export type { Dialect, Engine } from './engine'
 export type { EventRecord, Events, NewEvent, ObjectType, StreamCursor, Verb } from './events'
 export type { IdempotencyRecord, IdempotencyRecords, StoredResponse } from './idempotency'
 export { ITEM_FIELDS, itemTitle } from './lists'
@@ -57,27 +61,49 @@ export interface Store {
   readonly comments: Comments
   readonly batch: BatchReads
   readonly secrets: SecretBox
-  /** Grows with every write; a rendering of stored data stays current while it is unchanged (routes/render-cache.ts). */
-  readonly writes: number
-  /** Runs `work` in one transaction: all of it is stored, or (when it throws) none of it. */
-  transaction<T>(work: () => T): T
-  close(): void
+  /**
+   * Grows with every write that may change what a rendering shows, by this instance or (on PostgreSQL) any other
+   * sharing the database: a rendering stays current while it is unchanged (routes/render-cache.ts). One read each.
+   */
+  writes(): Promise<number>
+  /**
+   * Runs `work` in one transaction: all of it is stored, or (when it throws) none of it. Every store call `work` makes,
+   * however deep in its awaits, belongs to it; nested calls are savepoints.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>
+  close(): Promise<void>
 }
 
-/** Opens the store in `dataDir`, creating the dir, its key and its database on first use. */
-export function openStore(dataDir: string): Store {
+export interface StoreOptions {
+  /** A PostgreSQL URL (database-url.ts): the data there instead of the SQLite file in the data dir, which then holds
+   * the key and media only. */
+  database?: string
+}
+
+/** Opens the store in `dataDir`, creating the dir, its key and (without another engine) its database on first use. */
+export async function openStore(dataDir: string, options: StoreOptions = {}): Promise<Store> {
   prepareDataDir(dataDir)
   const databaseFile = join(dataDir, DATABASE_FILE)
   const lock = lockDataDir(dataDir, databaseFile)
-  let db: Connection
+  let db: Engine
+  let writes: () => Promise<number>
   let secrets: SecretBox
   try {
     secrets = SecretBox.openOrCreate(join(dataDir, SECRET_KEY_FILE))
-    db = Connection.open(databaseFile)
+    if (options.database === undefined) {
+      const sqlite = SqliteEngine.open(databaseFile)
+      db = sqlite
+      writes = () => Promise.resolve(sqlite.writes)
+    } else {
+      const postgres = await openPostgresEngine(options.database)
+      db = postgres
+      writes = () => postgres.writeVersion()
+    }
   } catch (error) {
     lock.release()
     throw error
   }
+  let closing: Promise<void> | null = null
   return {
     users: new Users(db, secrets),
     weblogs: new Weblogs(db),
@@ -99,14 +125,9 @@ export function openStore(dataDir: string): Store {
     comments: new Comments(db),
     batch: new BatchReads(db),
     secrets,
-    get writes() {
-      return db.writes
-    },
+    writes,
     transaction: (work) => db.transaction(work),
-    close: () => {
-      if (!db.isOpen) return
-      db.close()
-      lock.release()
-    },
+    close: () =>
+      (closing ??= db.close().finally(() => lock.release())),
   }
 }

@@ -1,7 +1,8 @@
 // Typed lists (spec §2.7): a user's music, books, people and links. An item keeps the details its list type
 // names (one JSON object, keyed by the element names of the type's namespace), an optional 1–5 rating, and notes;
 // its title is never stored, always computed from those details, so it cannot disagree with them.
-import type { Connection, Row } from './connection'
+import { insertReturningId } from './dialect'
+import type { Engine, Row } from './engine'
 
 export type ListType = 'music' | 'books' | 'people' | 'links'
 
@@ -48,14 +49,14 @@ export interface ListItem extends NewListItem {
 }
 
 export class Lists {
-  readonly #db: Connection
+  readonly #db: Engine
 
-  constructor(db: Connection) {
+  constructor(db: Engine) {
     this.#db = db
   }
 
-  add(list: NewList): List {
-    const id = this.#db.run('INSERT INTO lists (owner_id, title, type) VALUES (:ownerId, :title, :type)', {
+  async add(list: NewList): Promise<List> {
+    const id = await insertReturningId(this.#db, 'INSERT INTO lists (owner_id, title, type) VALUES (:ownerId, :title, :type)', {
       ':ownerId': list.ownerId,
       ':title': list.title,
       ':type': list.type,
@@ -63,21 +64,23 @@ export class Lists {
     return { id, ...list }
   }
 
-  find(id: number): List | null {
-    const row = this.#db.get('SELECT id, owner_id, title, type FROM lists WHERE id = :id', { ':id': id })
+  async find(id: number): Promise<List | null> {
+    const row = await this.#db.get('SELECT id, owner_id, title, type FROM lists WHERE id = :id', { ':id': id })
     return row && toList(row)
   }
 
   /** Oldest first, so a user's listing keeps its order as lists are added. */
-  ownedBy(userId: number): List[] {
-    return this.#db
-      .all('SELECT id, owner_id, title, type FROM lists WHERE owner_id = :userId ORDER BY id', { ':userId': userId })
-      .map(toList)
+  async ownedBy(userId: number): Promise<List[]> {
+    const rows = await this.#db.all('SELECT id, owner_id, title, type FROM lists WHERE owner_id = :userId ORDER BY id', {
+      ':userId': userId,
+    })
+    return rows.map(toList)
   }
 
   /** Stores an item; `created` (W3CDTF) is when the service received it. */
-  addItem(item: NewListItem, created: string): ListItem {
-    const id = this.#db.run(
+  async addItem(item: NewListItem, created: string): Promise<ListItem> {
+    const id = await insertReturningId(
+      this.#db,
       `INSERT INTO list_items (list_id, fields, rating, notes, notes_format, issued, created)
        VALUES (:listId, :fields, :rating, :notes, :notesFormat, :issued, :created)`,
       {
@@ -93,27 +96,26 @@ export class Lists {
     return { id, ...item, created }
   }
 
-  findItem(id: number): ListItem | null {
-    const row = this.#db.get('SELECT * FROM list_items WHERE id = :id', { ':id': id })
+  async findItem(id: number): Promise<ListItem | null> {
+    const row = await this.#db.get('SELECT * FROM list_items WHERE id = :id', { ':id': id })
     return row && toListItem(row)
   }
 
   /** A list's items, newest first (by when they were added, then by the order they were stored). */
-  itemsOf(listId: number): ListItem[] {
-    return this.#db
-      .all('SELECT * FROM list_items WHERE list_id = :listId ORDER BY issued DESC, id DESC', { ':listId': listId })
-      .map(toListItem)
+  async itemsOf(listId: number): Promise<ListItem[]> {
+    const rows = await this.#db.all('SELECT * FROM list_items WHERE list_id = :listId ORDER BY issued DESC, id DESC', {
+      ':listId': listId,
+    })
+    return rows.map(toListItem)
   }
 
   /** One page of a list's items, in itemsOf's order. */
-  itemsPage(listId: number, offset: number, limit: number): ListItem[] {
-    return this.#db
-      .all('SELECT * FROM list_items WHERE list_id = :listId ORDER BY issued DESC, id DESC LIMIT :limit OFFSET :offset', {
-        ':listId': listId,
-        ':limit': limit,
-        ':offset': offset,
-      })
-      .map(toListItem)
+  async itemsPage(listId: number, offset: number, limit: number): Promise<ListItem[]> {
+    const rows = await this.#db.all(
+      'SELECT * FROM list_items WHERE list_id = :listId ORDER BY issued DESC, id DESC LIMIT :limit OFFSET :offset',
+      { ':listId': listId, ':limit': limit, ':offset': offset },
+    )
+    return rows.map(toListItem)
   }
 }
 

@@ -1,6 +1,7 @@
 // Photo albums, their photos, and files uploaded to weblogs. Rows name the stored files (see media/library.ts);
 // dates are W3CDTF in UTC, so they sort as text.
-import type { Connection, Params, Row } from './connection'
+import { insertReturningId } from './dialect'
+import type { Engine, Params, Row } from './engine'
 
 export interface Album {
   id: number
@@ -60,49 +61,49 @@ export interface Upload extends UploadFields {
 const ALBUM_COLUMNS = 'albums.id, albums.owner_id, albums.title, users.display_name AS owner_name'
 
 export class Albums {
-  readonly #db: Connection
+  readonly #db: Engine
 
-  constructor(db: Connection) {
+  constructor(db: Engine) {
     this.#db = db
   }
 
-  add(ownerId: number, title: string): Album {
-    const id = this.#db.run('INSERT INTO albums (owner_id, title) VALUES (:ownerId, :title)', {
+  async add(ownerId: number, title: string): Promise<Album> {
+    const id = await insertReturningId(this.#db, 'INSERT INTO albums (owner_id, title) VALUES (:ownerId, :title)', {
       ':ownerId': ownerId,
       ':title': title,
     })
-    return this.find(id)!
+    return (await this.find(id))!
   }
 
-  find(id: number): Album | null {
-    const row = this.#db.get(`SELECT ${ALBUM_COLUMNS} FROM albums JOIN users ON users.id = albums.owner_id WHERE albums.id = :id`, {
+  async find(id: number): Promise<Album | null> {
+    const row = await this.#db.get(`SELECT ${ALBUM_COLUMNS} FROM albums JOIN users ON users.id = albums.owner_id WHERE albums.id = :id`, {
       ':id': id,
     })
     return row && toAlbum(row)
   }
 
   /** Oldest first, so a user's listing keeps its order as albums are added. */
-  ownedBy(userId: number): Album[] {
-    return this.#db
-      .all(
-        `SELECT ${ALBUM_COLUMNS} FROM albums JOIN users ON users.id = albums.owner_id
-         WHERE albums.owner_id = :userId ORDER BY albums.id`,
-        { ':userId': userId },
-      )
-      .map(toAlbum)
+  async ownedBy(userId: number): Promise<Album[]> {
+    const rows = await this.#db.all(
+      `SELECT ${ALBUM_COLUMNS} FROM albums JOIN users ON users.id = albums.owner_id
+       WHERE albums.owner_id = :userId ORDER BY albums.id`,
+      { ':userId': userId },
+    )
+    return rows.map(toAlbum)
   }
 }
 
 export class Photos {
-  readonly #db: Connection
+  readonly #db: Engine
 
-  constructor(db: Connection) {
+  constructor(db: Engine) {
     this.#db = db
   }
 
   /** Stores a photo's record; `now` (W3CDTF) becomes its created time. */
-  add(albumId: number, fields: PhotoFields, now: string): Photo {
-    const id = this.#db.run(
+  async add(albumId: number, fields: PhotoFields, now: string): Promise<Photo> {
+    const id = await insertReturningId(
+      this.#db,
       `INSERT INTO photos (album_id, title, caption, filename, media_type, byte_size, sha256, width, height, location,
                            latitude, longitude, taken, keywords, camera, issued, stored_name, thumbnail_name,
                            thumbnail_width, thumbnail_height, created)
@@ -114,50 +115,63 @@ export class Photos {
     return { id, albumId, ...fields, created: now }
   }
 
-  find(id: number): Photo | null {
-    const row = this.#db.get('SELECT * FROM photos WHERE id = :id', { ':id': id })
+  async find(id: number): Promise<Photo | null> {
+    const row = await this.#db.get('SELECT * FROM photos WHERE id = :id', { ':id': id })
     return row && toPhoto(row)
   }
 
   /** An album's photos in the order they were taken (undated ones by when they were published), oldest first. */
-  inAlbum(albumId: number): Photo[] {
-    return this.#db
-      .all('SELECT * FROM photos WHERE album_id = :albumId ORDER BY coalesce(taken, issued), id', { ':albumId': albumId })
-      .map(toPhoto)
+  async inAlbum(albumId: number): Promise<Photo[]> {
+    const rows = await this.#db.all('SELECT * FROM photos WHERE album_id = :albumId ORDER BY coalesce(taken, issued), id', {
+      ':albumId': albumId,
+    })
+    return rows.map(toPhoto)
   }
 
   /** One page of an album's photos, newest first (by when they were published, then by the order they were stored). */
-  page(albumId: number, offset: number, limit: number): Photo[] {
-    return this.#db
-      .all('SELECT * FROM photos WHERE album_id = :albumId ORDER BY issued DESC, id DESC LIMIT :limit OFFSET :offset', {
-        ':albumId': albumId,
-        ':limit': limit,
-        ':offset': offset,
-      })
-      .map(toPhoto)
+  async page(albumId: number, offset: number, limit: number): Promise<Photo[]> {
+    const rows = await this.#db.all(
+      'SELECT * FROM photos WHERE album_id = :albumId ORDER BY issued DESC, id DESC LIMIT :limit OFFSET :offset',
+      { ':albumId': albumId, ':limit': limit, ':offset': offset },
+    )
+    return rows.map(toPhoto)
   }
 }
 
 export class Uploads {
-  readonly #db: Connection
+  readonly #db: Engine
 
-  constructor(db: Connection) {
+  constructor(db: Engine) {
     this.#db = db
   }
 
+  /**
+   * Makes other transactions naming files of this weblog wait until the caller's ends, so a name found free (`has`)
+   * is still free when added. SQLite's transactions take turns anyway; PostgreSQL's run side by side (READ
+   * COMMITTED), where two uploads of one name would both find it free and collide on the unique constraint. The lock
+   * is PostgreSQL's advisory one, released at commit: call it inside the recording transaction.
+   */
+  async lockNames(weblogId: number): Promise<void> {
+    if (this.#db.dialect !== 'postgres') return
+    await this.#db.get("SELECT pg_advisory_xact_lock(hashtextextended('uploads ' || CAST(:weblogId AS TEXT), 0))", {
+      ':weblogId': weblogId,
+    })
+  }
+
   /** Whether the weblog already has a file of that name. */
-  has(weblogId: number, filename: string): boolean {
+  async has(weblogId: number, filename: string): Promise<boolean> {
     return (
-      this.#db.get('SELECT 1 AS found FROM uploads WHERE weblog_id = :weblogId AND filename = :filename', {
+      (await this.#db.get('SELECT 1 AS found FROM uploads WHERE weblog_id = :weblogId AND filename = :filename', {
         ':weblogId': weblogId,
         ':filename': filename,
-      }) !== null
+      })) !== null
     )
   }
 
   /** Stores an upload's record; `now` (W3CDTF) becomes its created time. Names are unique per weblog. */
-  add(weblogId: number, fields: UploadFields, now: string): Upload {
-    const id = this.#db.run(
+  async add(weblogId: number, fields: UploadFields, now: string): Promise<Upload> {
+    const id = await insertReturningId(
+      this.#db,
       `INSERT INTO uploads (weblog_id, filename, media_type, byte_size, sha256, stored_name, created)
        VALUES (:weblogId, :filename, :mediaType, :byteSize, :sha256, :storedName, :now)`,
       {
@@ -174,8 +188,8 @@ export class Uploads {
   }
 
   /** The file a weblog's public media URL names, by the weblog's slug and the file's name. */
-  findByName(weblogSlug: string, filename: string): Upload | null {
-    const row = this.#db.get(
+  async findByName(weblogSlug: string, filename: string): Promise<Upload | null> {
+    const row = await this.#db.get(
       `SELECT uploads.* FROM uploads JOIN weblogs ON weblogs.id = uploads.weblog_id
        WHERE weblogs.slug = :slug AND uploads.filename = :filename`,
       { ':slug': weblogSlug, ':filename': filename },

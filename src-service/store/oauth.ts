@@ -3,7 +3,7 @@
 // nonces already used. Signatures are computed over the secrets themselves, so those are sealed, not hashed.
 import { randomBytes } from 'node:crypto'
 import { formatW3cDate } from '../../src-protocol'
-import type { Connection, Row } from './connection'
+import type { Engine, Row } from './engine'
 import type { SecretBox } from './secret-box'
 
 /** pending → approved → exchanged (for an access token), or pending → denied. */
@@ -51,19 +51,19 @@ const VERIFIER_ALPHABET = 'ABCDEFGHJKMNPQRSTWXYZ23456789'
 const VERIFIER_LENGTH = 8
 
 export class OAuthCredentials {
-  readonly #db: Connection
+  readonly #db: Engine
   readonly #secrets: SecretBox
   #nextNonceSweep = 0
 
-  constructor(db: Connection, secrets: SecretBox) {
+  constructor(db: Engine, secrets: SecretBox) {
     this.#db = db
     this.#secrets = secrets
   }
 
   /** Gives `apiKey` a new consumer secret (replacing any earlier one) and returns it. */
-  issueConsumerSecret(apiKey: string): string {
+  async issueConsumerSecret(apiKey: string): Promise<string> {
     const secret = newSecret()
-    this.#db.run(
+    await this.#db.run(
       `INSERT INTO oauth_consumers (api_key, secret_sealed) VALUES (:apiKey, :sealed)
        ON CONFLICT (api_key) DO UPDATE SET secret_sealed = excluded.secret_sealed`,
       { ':apiKey': apiKey, ':sealed': this.#secrets.seal(secret) },
@@ -72,18 +72,18 @@ export class OAuthCredentials {
   }
 
   /** The consumer secret of an API key; null when there is no such key, or it has no secret. */
-  consumerSecret(apiKey: string): string | null {
-    const row = this.#db.get('SELECT secret_sealed FROM oauth_consumers WHERE api_key = :apiKey', { ':apiKey': apiKey })
+  async consumerSecret(apiKey: string): Promise<string | null> {
+    const row = await this.#db.get('SELECT secret_sealed FROM oauth_consumers WHERE api_key = :apiKey', { ':apiKey': apiKey })
     return row && this.#secrets.open(row['secret_sealed'] as Uint8Array)
   }
 
   /** A new request token for `apiKey`, valid for `lifetimeMs` from `now`; long-expired ones are forgotten. */
-  createRequestToken(apiKey: string, callback: string, now: Date, lifetimeMs: number): TokenCredentials {
+  async createRequestToken(apiKey: string, callback: string, now: Date, lifetimeMs: number): Promise<TokenCredentials> {
     const credentials = { token: newToken(), secret: newSecret() }
-    this.#db.run('DELETE FROM oauth_request_tokens WHERE expires < :forgetBefore', {
+    await this.#db.run('DELETE FROM oauth_request_tokens WHERE expires < :forgetBefore', {
       ':forgetBefore': formatW3cDate(new Date(now.getTime() - EXPIRED_TOKEN_MEMORY_MS)),
     })
-    this.#db.run(
+    await this.#db.run(
       `INSERT INTO oauth_request_tokens (token, secret_sealed, api_key, callback, created, expires)
        VALUES (:token, :sealed, :apiKey, :callback, :created, :expires)`,
       {
@@ -98,8 +98,8 @@ export class OAuthCredentials {
     return credentials
   }
 
-  requestToken(token: string): RequestToken | null {
-    const row = this.#db.get(
+  async requestToken(token: string): Promise<RequestToken | null> {
+    const row = await this.#db.get(
       `SELECT oauth_request_tokens.*, applications.name AS application_name FROM oauth_request_tokens
        JOIN api_keys ON api_keys.api_key = oauth_request_tokens.api_key
        JOIN applications ON applications.id = api_keys.application_id
@@ -113,19 +113,19 @@ export class OAuthCredentials {
    * Counts a sign-in on the authorize page before its password is checked, so that attempts made at the same time
    * cannot slip past the limit together; returns how many there have been.
    */
-  countSignInAttempt(token: string): number {
+  countSignInAttempt(token: string): Promise<number> {
     return this.#increment(token, 'sign_in_attempts')
   }
 
   /** Counts a wrong verifier sent to the access-token step; returns how many there have been. */
-  recordFailedVerifier(token: string): number {
+  recordFailedVerifier(token: string): Promise<number> {
     return this.#increment(token, 'failed_verifiers')
   }
 
   /** Marks a pending request token approved by `userId` and returns its new verifier; null if it was not pending. */
-  approve(token: string, userId: number): string | null {
+  async approve(token: string, userId: number): Promise<string | null> {
     const verifier = newVerifier()
-    const row = this.#db.get(
+    const row = await this.#db.get(
       `UPDATE oauth_request_tokens SET state = 'approved', user_id = :userId, verifier = :verifier
        WHERE token = :token AND state = 'pending' RETURNING token`,
       { ':token': token, ':userId': userId, ':verifier': verifier },
@@ -134,11 +134,11 @@ export class OAuthCredentials {
   }
 
   /** Marks a pending request token denied; false if it was not pending. */
-  deny(token: string): boolean {
+  async deny(token: string): Promise<boolean> {
     return (
-      this.#db.get(`UPDATE oauth_request_tokens SET state = 'denied' WHERE token = :token AND state = 'pending' RETURNING token`, {
+      (await this.#db.get(`UPDATE oauth_request_tokens SET state = 'denied' WHERE token = :token AND state = 'pending' RETURNING token`, {
         ':token': token,
-      }) !== null
+      })) !== null
     )
   }
 
@@ -146,9 +146,9 @@ export class OAuthCredentials {
    * Spends an approved request token on a new access token for the user who approved it, in one step, so a request
    * token is never exchanged twice. Null if it was not (or no longer) approved.
    */
-  exchange(token: string): TokenCredentials | null {
-    return this.#db.transaction(() => {
-      const row = this.#db.get(
+  exchange(token: string): Promise<TokenCredentials | null> {
+    return this.#db.transaction(async () => {
+      const row = await this.#db.get(
         `UPDATE oauth_request_tokens SET state = 'exchanged' WHERE token = :token AND state = 'approved'
          RETURNING api_key, user_id`,
         { ':token': token },
@@ -158,19 +158,19 @@ export class OAuthCredentials {
   }
 
   /** An access token for `userId` through `apiKey`, without the dance (the demo's pre-approved token). */
-  issueAccessToken(apiKey: string, userId: number): TokenCredentials {
+  issueAccessToken(apiKey: string, userId: number): Promise<TokenCredentials> {
     return this.#insertAccessToken(apiKey, userId)
   }
 
   /** The user an access token acts for, if it is `apiKey`'s and not revoked. */
-  accessToken(apiKey: string, token: string): AccessTokenGrant | null {
-    const grant = this.accessTokenWithSecret(apiKey, token)
+  async accessToken(apiKey: string, token: string): Promise<AccessTokenGrant | null> {
+    const grant = await this.accessTokenWithSecret(apiKey, token)
     return grant && { userId: grant.userId, authToken: grant.authToken }
   }
 
   /** accessToken() with the token secret, for checking a signature. */
-  accessTokenWithSecret(apiKey: string, token: string): (AccessTokenGrant & { secret: string }) | null {
-    const row = this.#db.get(
+  async accessTokenWithSecret(apiKey: string, token: string): Promise<(AccessTokenGrant & { secret: string }) | null> {
+    const row = await this.#db.get(
       `SELECT user_id, secret_sealed FROM oauth_access_tokens
        WHERE token = :token AND api_key = :apiKey AND revoked IS NULL`,
       { ':token': token, ':apiKey': apiKey },
@@ -184,28 +184,27 @@ export class OAuthCredentials {
     )
   }
 
-  /** The live access tokens `userId` has given `apiKey`, oldest first. */
-  accessTokensOf(apiKey: string, userId: number): TokenCredentials[] {
-    return this.#db
-      .all(
-        `SELECT token, secret_sealed FROM oauth_access_tokens
-         WHERE api_key = :apiKey AND user_id = :userId AND revoked IS NULL ORDER BY rowid`,
-        { ':apiKey': apiKey, ':userId': userId },
-      )
-      .map((row) => ({ token: String(row['token']), secret: this.#secrets.open(row['secret_sealed'] as Uint8Array) }))
+  /** The live access tokens `userId` has given `apiKey`, oldest first (those made in the same second, in token order). */
+  async accessTokensOf(apiKey: string, userId: number): Promise<TokenCredentials[]> {
+    const rows = await this.#db.all(
+      `SELECT token, secret_sealed FROM oauth_access_tokens
+       WHERE api_key = :apiKey AND user_id = :userId AND revoked IS NULL ORDER BY created, token`,
+      { ':apiKey': apiKey, ':userId': userId },
+    )
+    return rows.map((row) => ({ token: String(row['token']), secret: this.#secrets.open(row['secret_sealed'] as Uint8Array) }))
   }
 
   /**
    * Records a nonce `apiKey` sent with `timestamp` (seconds); false if it was used before. Nonces whose timestamp is
    * older than `forgetBefore` are swept out now and then: the timestamp check refuses those requests by itself.
    */
-  useNonce(apiKey: string, nonce: string, timestamp: number, forgetBefore: number): boolean {
+  async useNonce(apiKey: string, nonce: string, timestamp: number, forgetBefore: number): Promise<boolean> {
     const now = Date.now()
     if (now >= this.#nextNonceSweep) {
-      this.#db.run('DELETE FROM oauth_nonces WHERE timestamp < :forgetBefore', { ':forgetBefore': forgetBefore })
       this.#nextNonceSweep = now + NONCE_SWEEP_INTERVAL_MS
+      await this.#db.run('DELETE FROM oauth_nonces WHERE timestamp < :forgetBefore', { ':forgetBefore': forgetBefore })
     }
-    const inserted = this.#db.get(
+    const inserted = await this.#db.get(
       `INSERT INTO oauth_nonces (api_key, nonce, timestamp) VALUES (:apiKey, :nonce, :timestamp)
        ON CONFLICT (api_key, nonce) DO NOTHING RETURNING nonce`,
       { ':apiKey': apiKey, ':nonce': nonce, ':timestamp': timestamp },
@@ -217,16 +216,16 @@ export class OAuthCredentials {
    * What the authorize page checks a sign-in against. Unlike the WSSE lookup the username matches whatever its case,
    * as people type it on a web page; usernames are unique regardless of case.
    */
-  signInRecord(username: string): SignInRecord | null {
-    const row = this.#db.get('SELECT id, login_password_hash FROM users WHERE username = :username', {
+  async signInRecord(username: string): Promise<SignInRecord | null> {
+    const row = await this.#db.get('SELECT id, login_password_hash FROM users WHERE username = :username', {
       ':username': username,
     })
     return row && { userId: Number(row['id']), passwordHash: String(row['login_password_hash']) }
   }
 
-  #insertAccessToken(apiKey: string, userId: number): TokenCredentials {
+  async #insertAccessToken(apiKey: string, userId: number): Promise<TokenCredentials> {
     const credentials = { token: newToken(), secret: newSecret() }
-    this.#db.run(
+    await this.#db.run(
       `INSERT INTO oauth_access_tokens (token, api_key, user_id, secret_sealed)
        VALUES (:token, :apiKey, :userId, :sealed)`,
       { ':token': credentials.token, ':apiKey': apiKey, ':userId': userId, ':sealed': this.#secrets.seal(credentials.secret) },
@@ -234,8 +233,8 @@ export class OAuthCredentials {
     return credentials
   }
 
-  #increment(token: string, column: 'sign_in_attempts' | 'failed_verifiers'): number {
-    const row = this.#db.get(`UPDATE oauth_request_tokens SET ${column} = ${column} + 1 WHERE token = :token RETURNING ${column}`, {
+  async #increment(token: string, column: 'sign_in_attempts' | 'failed_verifiers'): Promise<number> {
+    const row = await this.#db.get(`UPDATE oauth_request_tokens SET ${column} = ${column} + 1 WHERE token = :token RETURNING ${column}`, {
       ':token': token,
     })
     return Number(row?.[column] ?? 0)

@@ -5,9 +5,9 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import pg from 'pg'
 import type { Migration } from '../../src-shared/sqlite'
 import { SetupError } from '../setup-error'
-import type { Engine, Params, Row, Value } from './engine'
+import { readsInsertedId, type Engine, type Params, type Row, type Value } from './engine'
 import { numberParameters, type NumberedStatement } from './postgres-parameters'
-import { migratePostgres, postgresMigrations } from './postgres-migrations'
+import { migratePostgres, postgresMigrations, WRITES_TABLE } from './postgres-migrations'
 
 export interface PostgresEngineOptions {
   /** The schema to bring the database up to (default: the service's); `false` leaves the database as it is. */
@@ -22,6 +22,9 @@ interface TransactionScope {
   depth: number
   /** Nested transactions of this level, one after the other: two savepoints must never interleave. */
   nested: Promise<unknown>
+  /** Shared by every level of one transaction: whether it ran a statement that counts as a write (engine.ts), and
+   * what to call once it has committed. */
+  outermost: { wrote: boolean; committed: (() => void)[] }
 }
 
 const MAX_CACHED_STATEMENTS = 512
@@ -59,12 +62,13 @@ function exactNumber(text: string): number | bigint {
  * Opens a pool on `url` (`postgres://user:password@host:port/database`), checks that the database answers and brings
  * its schema up to date (once, however many instances start together: see postgres-migrations.ts).
  */
-export async function openPostgresEngine(url: string, options: PostgresEngineOptions = {}): Promise<Engine> {
+export async function openPostgresEngine(url: string, options: PostgresEngineOptions = {}): Promise<PostgresEngine> {
   const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, types })
   // A pooled connection the server drops while idle (a restart, an administrator) is discarded by the pool and the
   // next statement gets a fresh one; without a listener Node would end the whole process over it.
   pool.on('error', () => {})
-  const engine = new PostgresEngine(pool)
+  // A database left as it is (migrations: false) has no count of writes to keep.
+  const engine = new PostgresEngine(pool, options.migrations !== false)
   try {
     await pool.query('SELECT 1').catch((error: unknown) => {
       throw new SetupError(
@@ -81,28 +85,40 @@ export async function openPostgresEngine(url: string, options: PostgresEngineOpt
   return engine
 }
 
-class PostgresEngine implements Engine {
+export class PostgresEngine implements Engine {
   readonly dialect = 'postgres'
   readonly #pool: pg.Pool
   readonly #scope = new AsyncLocalStorage<TransactionScope>()
   // The store sends the same few hundred statements over and over: each is read for its parameters once.
   readonly #statements = new Map<string, NumberedStatement>()
+  readonly #countsWrites: boolean
   #closed = false
 
-  constructor(pool: pg.Pool) {
+  constructor(pool: pg.Pool, countsWrites: boolean) {
     this.#pool = pool
+    this.#countsWrites = countsWrites
   }
 
   async all(sql: string, params?: Params): Promise<Row[]> {
-    return (await this.#query(sql, params)).rows
+    return (await this.#statement(sql, params, readsInsertedId(sql))).rows
   }
 
   async get(sql: string, params?: Params): Promise<Row | null> {
-    return (await this.#query(sql, params)).rows[0] ?? null
+    return (await this.#statement(sql, params, readsInsertedId(sql))).rows[0] ?? null
   }
 
   async run(sql: string, params?: Params): Promise<number> {
-    return (await this.#query(sql, params)).rowCount ?? 0
+    return (await this.#statement(sql, params, true)).rowCount ?? 0
+  }
+
+  /**
+   * The database's count of committed transactions that wrote what a rendering may show, by any instance: one
+   * indexed read of one row. It grows at each such commit, in the same transaction, so a reader that sees the new
+   * count also sees what was written.
+   */
+  async writeVersion(): Promise<number> {
+    const row = await this.get(`SELECT version FROM ${WRITES_TABLE}`)
+    return Number(row?.['version'] ?? 0)
   }
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {
@@ -111,6 +127,12 @@ class PostgresEngine implements Engine {
     const turn = outer.nested.then(() => this.#savepoint(outer, work))
     outer.nested = turn.catch(() => {})
     return turn
+  }
+
+  afterCommit(callback: () => void): void {
+    const scope = this.#scope.getStore()
+    if (scope) scope.outermost.committed.push(callback)
+    else callback()
   }
 
   async close(): Promise<void> {
@@ -124,8 +146,13 @@ class PostgresEngine implements Engine {
     let broken: unknown
     try {
       await client.query('BEGIN')
-      const result = await this.#scope.run({ client, depth: 0, nested: Promise.resolve() }, work)
+      const outermost = { wrote: false, committed: [] as (() => void)[] }
+      const result = await this.#scope.run({ client, depth: 0, nested: Promise.resolve(), outermost }, work)
+      // Last, just before COMMIT: the one row every writing transaction updates is locked only while committing, and
+      // a transaction waiting for it holds nothing the holder still needs, so it cannot deadlock.
+      if (outermost.wrote) await client.query(`UPDATE ${WRITES_TABLE} SET version = version + 1`)
       await client.query('COMMIT')
+      for (const callback of outermost.committed) callback()
       return result
     } catch (error) {
       await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError))
@@ -137,7 +164,12 @@ class PostgresEngine implements Engine {
   }
 
   async #savepoint<T>(outer: TransactionScope, work: () => Promise<T>): Promise<T> {
-    const scope: TransactionScope = { client: outer.client, depth: outer.depth + 1, nested: Promise.resolve() }
+    const scope: TransactionScope = {
+      client: outer.client,
+      depth: outer.depth + 1,
+      nested: Promise.resolve(),
+      outermost: outer.outermost,
+    }
     const name = `nested_${scope.depth}`
     await scope.client.query(`SAVEPOINT ${name}`)
     try {
@@ -154,6 +186,15 @@ class PostgresEngine implements Engine {
   async #connect(): Promise<pg.PoolClient> {
     if (this.#closed) throw new Error('The PostgreSQL engine is closed: open a new one to use the database again.')
     return this.#pool.connect()
+  }
+
+  /** A write outside any transaction becomes one of its own, so the count grows with it (see `#outermost`). */
+  async #statement(sql: string, params: Params | undefined, write: boolean): Promise<pg.QueryResult<Row>> {
+    const scope = this.#scope.getStore()
+    if (!write || !this.#countsWrites) return this.#query(sql, params)
+    if (!scope) return this.#outermost(() => this.#statement(sql, params, write))
+    scope.outermost.wrote = true
+    return this.#query(sql, params)
   }
 
   async #query(sql: string, params: Params = {}): Promise<pg.QueryResult<Row>> {

@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../testing/postgres'
 import type { Engine, Params, Row } from './engine'
 import { migrations } from './migrations'
 import { openPostgresEngine } from './postgres-engine'
-import { postgresMigrations, postgresSchemaVersion } from './postgres-migrations'
+import { postgresMigrations, postgresSchemaVersion, WRITES_TABLE } from './postgres-migrations'
 
 let database: TestDatabase
 beforeEach(async () => {
@@ -118,7 +118,7 @@ describe('the PostgreSQL schema beside the SQLite one', () => {
     const postgresColumns = (
       await postgres.all(
         `SELECT table_name, column_name, data_type, udt_name, is_nullable, column_default FROM information_schema.columns
-          WHERE table_schema = 'public' AND table_name <> 'schema_migrations'`,
+          WHERE table_schema = 'public' AND table_name NOT IN ('schema_migrations', '${WRITES_TABLE}')`,
       )
     ).map((column) => ({
       column: `${String(column['table_name'])}.${String(column['column_name'])}`,

@@ -381,6 +381,13 @@ const VERSION_TABLE = 'schema_migrations'
 const MIGRATION_LOCK = 0x626c6f67 // "blog": any constant no other code using this database takes
 
 /**
+ * One row, counting the committed transactions that wrote what a rendering may show (postgres-engine.ts
+ * `writeVersion`): the engine's bookkeeping, like the table of migrations, so it is no numbered migration (those mean
+ * the same schema on both engines, and SQLite counts in memory).
+ */
+export const WRITES_TABLE = 'store_writes'
+
+/**
  * Brings the database behind `engine` up to the newest of `schema`, each migration in its own transaction; refuses
  * (with `newerSchemaError`) a database that has had migrations this code does not know.
  */
@@ -398,7 +405,12 @@ export async function migratePostgres(
         version INTEGER PRIMARY KEY,
         name    TEXT NOT NULL,
         applied TEXT NOT NULL DEFAULT ${now}
-      )`)
+      );
+      CREATE TABLE IF NOT EXISTS ${WRITES_TABLE} (
+        single  BOOLEAN PRIMARY KEY DEFAULT true CHECK (single),
+        version BIGINT NOT NULL
+      );
+      INSERT INTO ${WRITES_TABLE} (version) VALUES (0) ON CONFLICT DO NOTHING`)
       const current = await newestApplied(engine)
       if (current > newest) throw newerSchemaError(current, newest)
       const next = schema.find((migration) => migration.version === current + 1)

@@ -1,7 +1,8 @@
 // Weblog posts. A post's body is kept as the author sent it: markup ('xhtml': an XHTML fragment, or HTML that a
 // client sent escaped) or plain text ('text'). Dates are W3CDTF in UTC, so they sort as text.
-import type { Category } from './categories'
-import type { Connection, Row } from './connection'
+import { foldCase, type Category } from './categories'
+import { idList, insertReturningId } from './dialect'
+import type { Engine, Row } from './engine'
 
 export type ContentKind = 'xhtml' | 'text'
 
@@ -31,49 +32,55 @@ export interface Post extends Omit<PostFields, 'categories'> {
 }
 
 export class Posts {
-  readonly #db: Connection
+  readonly #db: Engine
 
-  constructor(db: Connection) {
+  constructor(db: Engine) {
     this.#db = db
   }
 
   /** Stores a new post; `now` (W3CDTF) becomes its created and modified time; one dated after it is scheduled. */
-  create(weblogId: number, authorId: number, fields: PostFields, now: string): Post {
-    const id = this.#db.run(
+  async create(weblogId: number, authorId: number, fields: PostFields, now: string): Promise<Post> {
+    const id = await insertReturningId(
+      this.#db,
       `INSERT INTO posts (weblog_id, author_id, title, content, content_kind, summary, issued, modified, created, scheduled)
-       VALUES (:weblogId, :authorId, :title, :content, :contentKind, :summary, :issued, :now, :now, :issued > :now)`,
-      { ':weblogId': weblogId, ':authorId': authorId, ...fieldParams(fields), ':now': now },
+       VALUES (:weblogId, :authorId, :title, :content, :contentKind, :summary, :issued, :now, :now, :scheduled)`,
+      // W3CDTF in UTC compares as text, here as it would in SQL.
+      { ':weblogId': weblogId, ':authorId': authorId, ...fieldParams(fields), ':now': now, ':scheduled': fields.issued > now ? 1 : 0 },
     )
-    this.#fileUnder(id, fields.categories)
-    return this.#require(id)
+    await this.#fileUnder(id, fields.categories)
+    // The post as just written, not read back: reading it cost as much as the insert.
+    const { title, content, contentKind, summary, issued, categories } = fields
+    const names = categories.map((category) => category.name).sort(byStoredOrder)
+    const dates = { issued, modified: now, created: now, scheduled: issued > now }
+    return { id, weblogId, authorId, title, content, contentKind, summary, ...dates, categories: names }
   }
 
   /** Replaces what an author can change; `now` becomes its modified time. */
-  update(id: number, fields: PostFields, now: string): Post {
-    this.#db.run(
+  async update(id: number, fields: PostFields, now: string): Promise<Post> {
+    await this.#db.run(
       `UPDATE posts SET title = :title, content = :content, content_kind = :contentKind, summary = :summary,
                         issued = :issued, modified = :now
        WHERE id = :id`,
       { ':id': id, ...fieldParams(fields), ':now': now },
     )
-    this.#db.run('DELETE FROM post_categories WHERE post_id = :id', { ':id': id })
-    this.#fileUnder(id, fields.categories)
+    await this.#db.run('DELETE FROM post_categories WHERE post_id = :id', { ':id': id })
+    await this.#fileUnder(id, fields.categories)
     return this.#require(id)
   }
 
   /** Removes the post and its filing under categories. */
-  delete(id: number): void {
-    this.#db.run('DELETE FROM posts WHERE id = :id', { ':id': id })
+  async delete(id: number): Promise<void> {
+    await this.#db.run('DELETE FROM posts WHERE id = :id', { ':id': id })
   }
 
-  find(id: number): Post | null {
-    const row = this.#db.get('SELECT * FROM posts WHERE id = :id', { ':id': id })
-    return row && this.#withCategories([row])[0]!
+  async find(id: number): Promise<Post | null> {
+    const row = await this.#db.get('SELECT * FROM posts WHERE id = :id', { ':id': id })
+    return row && (await this.#withCategories([row]))[0]!
   }
 
   /** One page of a weblog's posts, newest first (by issued date, then by the order they were stored). */
-  page(weblogId: number, offset: number, limit: number): Post[] {
-    const rows = this.#db.all(
+  async page(weblogId: number, offset: number, limit: number): Promise<Post[]> {
+    const rows = await this.#db.all(
       `SELECT * FROM posts WHERE weblog_id = :weblogId ORDER BY issued DESC, id DESC LIMIT :limit OFFSET :offset`,
       { ':weblogId': weblogId, ':limit': limit, ':offset': offset },
     )
@@ -81,8 +88,8 @@ export class Posts {
   }
 
   /** One page of what the public sees of a weblog: its posts dated up to `now`, newest first. */
-  publicPage(weblogId: number, now: string, limit: number): Post[] {
-    const rows = this.#db.all(
+  async publicPage(weblogId: number, now: string, limit: number): Promise<Post[]> {
+    const rows = await this.#db.all(
       `SELECT * FROM posts WHERE weblog_id = :weblogId AND issued <= :now ORDER BY issued DESC, id DESC LIMIT :limit`,
       { ':weblogId': weblogId, ':now': now, ':limit': limit },
     )
@@ -90,48 +97,51 @@ export class Posts {
   }
 
   /** Whether a scheduled post's date has come (one indexed look, cheap enough before every request). */
-  hasScheduledDue(now: string): boolean {
-    return this.#db.get('SELECT 1 FROM posts WHERE scheduled = 1 AND issued <= :now LIMIT 1', { ':now': now }) !== null
+  async hasScheduledDue(now: string): Promise<boolean> {
+    return (await this.#db.get('SELECT 1 AS due FROM posts WHERE scheduled = 1 AND issued <= :now LIMIT 1', { ':now': now })) !== null
   }
 
   /** The scheduled posts whose date has come, oldest first. */
-  scheduledDue(now: string): Post[] {
+  async scheduledDue(now: string): Promise<Post[]> {
     return this.#withCategories(
-      this.#db.all('SELECT * FROM posts WHERE scheduled = 1 AND issued <= :now ORDER BY issued, id', { ':now': now }),
+      await this.#db.all('SELECT * FROM posts WHERE scheduled = 1 AND issued <= :now ORDER BY issued, id', { ':now': now }),
     )
   }
 
-  /** The post's date has come and its event is recorded. */
-  markReleased(id: number): void {
-    this.#db.run('UPDATE posts SET scheduled = 0 WHERE id = :id', { ':id': id })
+  /**
+   * Marks a scheduled post public (its event is to be recorded in the same transaction); false when it already was,
+   * so of two releasing it at once (two instances on one database) only one records the event.
+   */
+  async markReleased(id: number): Promise<boolean> {
+    return (await this.#db.run('UPDATE posts SET scheduled = 0 WHERE id = :id AND scheduled = 1', { ':id': id })) === 1
   }
 
-  countIn(weblogId: number): number {
-    const row = this.#db.get('SELECT count(*) AS n FROM posts WHERE weblog_id = :weblogId', { ':weblogId': weblogId })
+  async countIn(weblogId: number): Promise<number> {
+    const row = await this.#db.get('SELECT count(*) AS n FROM posts WHERE weblog_id = :weblogId', { ':weblogId': weblogId })
     return Number(row?.['n'] ?? 0)
   }
 
-  #fileUnder(postId: number, categories: readonly Category[]): void {
+  async #fileUnder(postId: number, categories: readonly Category[]): Promise<void> {
     for (const category of categories) {
-      this.#db.run('INSERT INTO post_categories (post_id, category_id) VALUES (:postId, :categoryId)', {
+      await this.#db.run('INSERT INTO post_categories (post_id, category_id) VALUES (:postId, :categoryId)', {
         ':postId': postId,
         ':categoryId': category.id,
       })
     }
   }
 
-  #require(id: number): Post {
-    const post = this.find(id)
+  async #require(id: number): Promise<Post> {
+    const post = await this.find(id)
     if (!post) throw new Error(`Post ${id} vanished inside its own transaction`)
     return post
   }
 
-  #withCategories(rows: Row[]): Post[] {
+  async #withCategories(rows: Row[]): Promise<Post[]> {
     if (rows.length === 0) return []
     const names = new Map<number, string[]>()
-    const filed = this.#db.all(
+    const filed = await this.#db.all(
       `SELECT pc.post_id, c.name FROM post_categories pc JOIN categories c ON c.id = pc.category_id
-       WHERE pc.post_id IN (SELECT value FROM json_each(:ids)) ORDER BY c.name`,
+       WHERE pc.post_id IN (${idList(this.#db.dialect)}) ORDER BY c.name`,
       { ':ids': JSON.stringify(rows.map((row) => Number(row['id']))) },
     )
     for (const row of filed) {
@@ -140,6 +150,11 @@ export class Posts {
     }
     return rows.map((row) => toPost(row, names.get(Number(row['id'])) ?? []))
   }
+}
+
+/** Category names in the order `ORDER BY name` gives them: SQLite's NOCASE, then UTF-8 bytes. */
+function byStoredOrder(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(foldCase(a)), Buffer.from(foldCase(b)))
 }
 
 function fieldParams(fields: PostFields): Record<string, string | null> {

@@ -1,7 +1,8 @@
 // What the JSON interface shows of a person (spec §2.6, User): their account's names, the url id that stands for
 // them in addresses, and the profile they wrote — about me, location, interests, and the colour of their avatar.
 // Profiles live beside the users table, not in it: a user who never wrote one simply has none.
-import type { Connection, Row } from './connection'
+import { idList } from './dialect'
+import type { Engine, Row } from './engine'
 import type { User } from './users'
 
 export interface Profile {
@@ -25,18 +26,18 @@ const PERSON_COLUMNS = `users.id, users.username, users.display_name, url_ids.ur
   LEFT JOIN user_profiles ON user_profiles.user_id = users.id`
 
 export class Profiles {
-  readonly #db: Connection
+  readonly #db: Engine
 
-  constructor(db: Connection) {
+  constructor(db: Engine) {
     this.#db = db
   }
 
   /** Writes the user's whole profile, replacing any earlier one. */
-  set(userId: number, profile: Profile): void {
+  async set(userId: number, profile: Profile): Promise<void> {
     if (profile.avatarColor !== null && !AVATAR_COLOR.test(profile.avatarColor)) {
       throw new RangeError(`An avatar colour is written #rrggbb in lower case, not ${profile.avatarColor}`)
     }
-    this.#db.run(
+    await this.#db.run(
       `INSERT INTO user_profiles (user_id, about_me, location, interests, avatar_color)
        VALUES (:userId, :aboutMe, :location, :interests, :avatarColor)
        ON CONFLICT (user_id) DO UPDATE SET about_me = excluded.about_me, location = excluded.location,
@@ -51,26 +52,26 @@ export class Profiles {
     )
   }
 
-  person(userId: number): Person | null {
-    return this.people([userId]).get(userId) ?? null
+  async person(userId: number): Promise<Person | null> {
+    return (await this.people([userId])).get(userId) ?? null
   }
 
   /** Many people at once, by user id; ids that name nobody are left out. */
-  people(userIds: readonly number[]): Map<number, Person> {
-    const rows = this.#db.all(`SELECT ${PERSON_COLUMNS} WHERE users.id IN (SELECT value FROM json_each(:ids))`, {
+  async people(userIds: readonly number[]): Promise<Map<number, Person>> {
+    const rows = await this.#db.all(`SELECT ${PERSON_COLUMNS} WHERE users.id IN (${idList(this.#db.dialect)})`, {
       ':ids': JSON.stringify(userIds),
     })
     return new Map(rows.map((row) => [Number(row['id']), toPerson(row)]))
   }
 
-  findByUrlId(urlId: string): Person | null {
-    const row = this.#db.get(`SELECT ${PERSON_COLUMNS} WHERE url_ids.url_id = :urlId`, { ':urlId': urlId })
+  async findByUrlId(urlId: string): Promise<Person | null> {
+    const row = await this.#db.get(`SELECT ${PERSON_COLUMNS} WHERE url_ids.url_id = :urlId`, { ':urlId': urlId })
     return row && toPerson(row)
   }
 
   /** By username, whatever its case (usernames are unique regardless of case). */
-  findByUsername(username: string): Person | null {
-    const row = this.#db.get(`SELECT ${PERSON_COLUMNS} WHERE users.username = :username`, { ':username': username })
+  async findByUsername(username: string): Promise<Person | null> {
+    const row = await this.#db.get(`SELECT ${PERSON_COLUMNS} WHERE users.username = :username`, { ':username': username })
     return row && toPerson(row)
   }
 }

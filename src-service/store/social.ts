@@ -1,6 +1,7 @@
 // The social graph: groups and who belongs to them, relationships between people (directional: Ana calling Ben a
 // neighbour says nothing of Ben), favourite posts, and comments on posts. Dates are W3CDTF in UTC.
-import type { Connection, Row } from './connection'
+import { idList, insertReturningId } from './dialect'
+import type { Engine, Row } from './engine'
 
 export interface Group {
   id: number
@@ -25,48 +26,48 @@ const GROUP_COLUMNS = `groups.id, groups.display_name, groups.tagline, groups.si
   FROM groups JOIN url_ids ON url_ids.object_type = 'Group' AND url_ids.object_id = groups.id`
 
 export class Groups {
-  readonly #db: Connection
+  readonly #db: Engine
 
-  constructor(db: Connection) {
+  constructor(db: Engine) {
     this.#db = db
   }
 
-  add(group: NewGroup): Group {
-    const id = this.#db.run('INSERT INTO groups (display_name, tagline, site_url) VALUES (:displayName, :tagline, :siteUrl)', {
-      ':displayName': group.displayName,
-      ':tagline': group.tagline,
-      ':siteUrl': group.siteUrl,
-    })
-    return this.find(id)!
+  async add(group: NewGroup): Promise<Group> {
+    const id = await insertReturningId(
+      this.#db,
+      'INSERT INTO groups (display_name, tagline, site_url) VALUES (:displayName, :tagline, :siteUrl)',
+      { ':displayName': group.displayName, ':tagline': group.tagline, ':siteUrl': group.siteUrl },
+    )
+    return (await this.find(id))!
   }
 
-  find(id: number): Group | null {
-    return this.many([id]).get(id) ?? null
+  async find(id: number): Promise<Group | null> {
+    return (await this.many([id])).get(id) ?? null
   }
 
-  many(ids: readonly number[]): Map<number, Group> {
-    const rows = this.#db.all(`SELECT ${GROUP_COLUMNS} WHERE groups.id IN (SELECT value FROM json_each(:ids))`, {
+  async many(ids: readonly number[]): Promise<Map<number, Group>> {
+    const rows = await this.#db.all(`SELECT ${GROUP_COLUMNS} WHERE groups.id IN (${idList(this.#db.dialect)})`, {
       ':ids': JSON.stringify(ids),
     })
     return new Map(rows.map((row) => [Number(row['id']), toGroup(row)]))
   }
 
-  findByUrlId(urlId: string): Group | null {
-    const row = this.#db.get(`SELECT ${GROUP_COLUMNS} WHERE url_ids.url_id = :urlId`, { ':urlId': urlId })
+  async findByUrlId(urlId: string): Promise<Group | null> {
+    const row = await this.#db.get(`SELECT ${GROUP_COLUMNS} WHERE url_ids.url_id = :urlId`, { ':urlId': urlId })
     return row && toGroup(row)
   }
 
   /** The oldest group of that name. */
-  findByName(displayName: string): Group | null {
-    const row = this.#db.get(`SELECT ${GROUP_COLUMNS} WHERE groups.display_name = :displayName ORDER BY groups.id`, {
+  async findByName(displayName: string): Promise<Group | null> {
+    const row = await this.#db.get(`SELECT ${GROUP_COLUMNS} WHERE groups.display_name = :displayName ORDER BY groups.id`, {
       ':displayName': displayName,
     })
     return row && toGroup(row)
   }
 
   /** Makes the user a member (a second join keeps the first one's role and date). */
-  join(groupId: number, userId: number, role: MembershipRole, created: string): void {
-    this.#db.run(
+  async join(groupId: number, userId: number, role: MembershipRole, created: string): Promise<void> {
+    await this.#db.run(
       `INSERT INTO group_memberships (group_id, user_id, role, created) VALUES (:groupId, :userId, :role, :created)
        ON CONFLICT (group_id, user_id) DO NOTHING`,
       { ':groupId': groupId, ':userId': userId, ':role': role, ':created': created },
@@ -74,27 +75,26 @@ export class Groups {
   }
 
   /** Members in the order they joined. */
-  members(groupId: number): Membership[] {
-    return this.#db
-      .all('SELECT user_id, role, created FROM group_memberships WHERE group_id = :groupId ORDER BY created, user_id', {
-        ':groupId': groupId,
-      })
-      .map((row) => ({
+  async members(groupId: number): Promise<Membership[]> {
+    const rows = await this.#db.all(
+      'SELECT user_id, role, created FROM group_memberships WHERE group_id = :groupId ORDER BY created, user_id',
+      { ':groupId': groupId },
+    )
+    return rows.map((row) => ({
         userId: Number(row['user_id']),
         role: String(row['role']) as MembershipRole,
         created: String(row['created']),
-      }))
+    }))
   }
 
   /** The groups a user belongs to, the one joined first first. */
-  groupsOf(userId: number): Group[] {
-    return this.#db
-      .all(
-        `SELECT ${GROUP_COLUMNS} JOIN group_memberships ON group_memberships.group_id = groups.id
-         WHERE group_memberships.user_id = :userId ORDER BY group_memberships.created, groups.id`,
-        { ':userId': userId },
-      )
-      .map(toGroup)
+  async groupsOf(userId: number): Promise<Group[]> {
+    const rows = await this.#db.all(
+      `SELECT ${GROUP_COLUMNS} JOIN group_memberships ON group_memberships.group_id = groups.id
+       WHERE group_memberships.user_id = :userId ORDER BY group_memberships.created, groups.id`,
+      { ':userId': userId },
+    )
+    return rows.map(toGroup)
   }
 }
 
@@ -112,75 +112,74 @@ function toGroup(row: Row): Group {
 export type RelationshipKind = 'neighbor' | 'friend'
 
 export class Relationships {
-  readonly #db: Connection
+  readonly #db: Engine
 
-  constructor(db: Connection) {
+  constructor(db: Engine) {
     this.#db = db
   }
 
   /** Records that `sourceId` has `targetId` as a `kind`; false when that was already so. */
-  add(sourceId: number, targetId: number, kind: RelationshipKind, created: string): boolean {
-    if (this.has(sourceId, targetId, kind)) return false
-    this.#db.run(
-      `INSERT INTO relationships (source_id, target_id, kind, created) VALUES (:sourceId, :targetId, :kind, :created)`,
+  async add(sourceId: number, targetId: number, kind: RelationshipKind, created: string): Promise<boolean> {
+    // One statement, so two adding at once (two instances on one database) cannot both find it missing.
+    const added = await this.#db.run(
+      `INSERT INTO relationships (source_id, target_id, kind, created) VALUES (:sourceId, :targetId, :kind, :created)
+       ON CONFLICT (source_id, kind, target_id) DO NOTHING`,
       { ':sourceId': sourceId, ':targetId': targetId, ':kind': kind, ':created': created },
     )
-    return true
+    return added === 1
   }
 
-  has(sourceId: number, targetId: number, kind: RelationshipKind): boolean {
+  async has(sourceId: number, targetId: number, kind: RelationshipKind): Promise<boolean> {
     return (
-      this.#db.get(
-        'SELECT 1 FROM relationships WHERE source_id = :sourceId AND kind = :kind AND target_id = :targetId',
+      (await this.#db.get(
+        'SELECT 1 AS found FROM relationships WHERE source_id = :sourceId AND kind = :kind AND target_id = :targetId',
         { ':sourceId': sourceId, ':targetId': targetId, ':kind': kind },
-      ) !== null
+      )) !== null
     )
   }
 
   /** Whom `sourceId` has as a `kind`, in the order they were added. */
-  targetsOf(sourceId: number, kind: RelationshipKind): number[] {
-    return this.#db
-      .all('SELECT target_id FROM relationships WHERE source_id = :sourceId AND kind = :kind ORDER BY created, target_id', {
-        ':sourceId': sourceId,
-        ':kind': kind,
-      })
-      .map((row) => Number(row['target_id']))
+  async targetsOf(sourceId: number, kind: RelationshipKind): Promise<number[]> {
+    const rows = await this.#db.all(
+      'SELECT target_id FROM relationships WHERE source_id = :sourceId AND kind = :kind ORDER BY created, target_id',
+      { ':sourceId': sourceId, ':kind': kind },
+    )
+    return rows.map((row) => Number(row['target_id']))
   }
 }
 
 export class Favorites {
-  readonly #db: Connection
+  readonly #db: Engine
 
-  constructor(db: Connection) {
+  constructor(db: Engine) {
     this.#db = db
   }
 
   /** Marks the post as one of the user's favourites; false when it already was. */
-  add(userId: number, postId: number, created: string): boolean {
-    if (this.has(userId, postId)) return false
-    this.#db.run('INSERT INTO favorites (user_id, post_id, created) VALUES (:userId, :postId, :created)', {
-      ':userId': userId,
-      ':postId': postId,
-      ':created': created,
-    })
-    return true
+  async add(userId: number, postId: number, created: string): Promise<boolean> {
+    const added = await this.#db.run(
+      `INSERT INTO favorites (user_id, post_id, created) VALUES (:userId, :postId, :created)
+       ON CONFLICT (user_id, post_id) DO NOTHING`,
+      { ':userId': userId, ':postId': postId, ':created': created },
+    )
+    return added === 1
   }
 
-  has(userId: number, postId: number): boolean {
+  async has(userId: number, postId: number): Promise<boolean> {
     return (
-      this.#db.get('SELECT 1 FROM favorites WHERE user_id = :userId AND post_id = :postId', {
+      (await this.#db.get('SELECT 1 AS found FROM favorites WHERE user_id = :userId AND post_id = :postId', {
         ':userId': userId,
         ':postId': postId,
-      }) !== null
+      })) !== null
     )
   }
 
   /** How many people favour each post; posts nobody favours are left out. */
-  countsFor(postIds: readonly number[]): Map<number, number> {
+  async countsFor(postIds: readonly number[]): Promise<Map<number, number>> {
     return counts(
-      this.#db.all(
+      await this.#db.all(
         `SELECT post_id AS id, count(*) AS n FROM favorites
-         WHERE post_id IN (SELECT value FROM json_each(:ids)) GROUP BY post_id`,
+         WHERE post_id IN (${idList(this.#db.dialect)}) GROUP BY post_id`,
         { ':ids': JSON.stringify(postIds) },
       ),
     )
@@ -205,17 +204,18 @@ export interface Comment extends NewComment {
 }
 
 export class Comments {
-  readonly #db: Connection
+  readonly #db: Engine
 
-  constructor(db: Connection) {
+  constructor(db: Engine) {
     this.#db = db
   }
 
-  add(comment: NewComment): Comment {
-    if (comment.inReplyTo !== null && this.find(comment.inReplyTo)?.postId !== comment.postId) {
+  async add(comment: NewComment): Promise<Comment> {
+    if (comment.inReplyTo !== null && (await this.find(comment.inReplyTo))?.postId !== comment.postId) {
       throw new RangeError(`Comment ${comment.inReplyTo} is not on post ${comment.postId}, so it cannot be answered there`)
     }
-    const id = this.#db.run(
+    const id = await insertReturningId(
+      this.#db,
       `INSERT INTO comments (post_id, author_id, in_reply_to, content, text_format, published)
        VALUES (:postId, :authorId, :inReplyTo, :content, :textFormat, :published)`,
       {
@@ -230,34 +230,34 @@ export class Comments {
     return { id, ...comment }
   }
 
-  find(id: number): Comment | null {
-    return this.many([id]).get(id) ?? null
+  async find(id: number): Promise<Comment | null> {
+    return (await this.many([id])).get(id) ?? null
   }
 
-  many(ids: readonly number[]): Map<number, Comment> {
-    const rows = this.#db.all('SELECT * FROM comments WHERE id IN (SELECT value FROM json_each(:ids))', {
+  async many(ids: readonly number[]): Promise<Map<number, Comment>> {
+    const rows = await this.#db.all(`SELECT * FROM comments WHERE id IN (${idList(this.#db.dialect)})`, {
       ':ids': JSON.stringify(ids),
     })
     return new Map(rows.map((row) => [Number(row['id']), toComment(row)]))
   }
 
   /** How many comments each post has, replies included; posts without any are left out. */
-  countsForPosts(postIds: readonly number[]): Map<number, number> {
+  async countsForPosts(postIds: readonly number[]): Promise<Map<number, number>> {
     return counts(
-      this.#db.all(
+      await this.#db.all(
         `SELECT post_id AS id, count(*) AS n FROM comments
-         WHERE post_id IN (SELECT value FROM json_each(:ids)) GROUP BY post_id`,
+         WHERE post_id IN (${idList(this.#db.dialect)}) GROUP BY post_id`,
         { ':ids': JSON.stringify(postIds) },
       ),
     )
   }
 
   /** How many replies each comment has; comments without any are left out. */
-  replyCounts(commentIds: readonly number[]): Map<number, number> {
+  async replyCounts(commentIds: readonly number[]): Promise<Map<number, number>> {
     return counts(
-      this.#db.all(
+      await this.#db.all(
         `SELECT in_reply_to AS id, count(*) AS n FROM comments
-         WHERE in_reply_to IN (SELECT value FROM json_each(:ids)) GROUP BY in_reply_to`,
+         WHERE in_reply_to IN (${idList(this.#db.dialect)}) GROUP BY in_reply_to`,
         { ':ids': JSON.stringify(commentIds) },
       ),
     )

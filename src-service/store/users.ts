@@ -1,4 +1,5 @@
-import type { Connection, Row } from './connection'
+import { insertReturningId } from './dialect'
+import type { Engine, Row } from './engine'
 import { hashPassword } from './passwords'
 import type { SecretBox } from './secret-box'
 
@@ -18,19 +19,20 @@ export interface NewUser {
 }
 
 export class Users {
-  readonly #db: Connection
+  readonly #db: Engine
   readonly #secrets: SecretBox
   /** Opened in place of a password for a username nobody has, so the answer takes as long as for a real user. */
   readonly #decoyPassword: Uint8Array
 
-  constructor(db: Connection, secrets: SecretBox) {
+  constructor(db: Engine, secrets: SecretBox) {
     this.#db = db
     this.#secrets = secrets
     this.#decoyPassword = secrets.seal('decoy API password of the same length as a real one')
   }
 
-  add(user: NewUser): User {
-    const id = this.#db.run(
+  async add(user: NewUser): Promise<User> {
+    const id = await insertReturningId(
+      this.#db,
       `INSERT INTO users (username, display_name, login_password_hash, api_password_sealed)
        VALUES (:username, :displayName, :loginPasswordHash, :apiPasswordSealed)`,
       {
@@ -45,22 +47,24 @@ export class Users {
 
   /**
    * Usernames match exactly. (They are unique without regard to case, so no two look alike; but the WSSE nonce
-   * ledger is kept per username as sent, and a case-blind match would let a replay through as "Melody".)
+   * ledger is kept per username as sent, and a case-blind match would let a replay through as "Melody".) The column
+   * compares without case in both databases, so the exact spelling is checked here.
    */
-  find(username: string): User | null {
-    const row = this.#db.get('SELECT id, username, display_name FROM users WHERE username = :username COLLATE BINARY', {
-      ':username': username,
-    })
+  async find(username: string): Promise<User | null> {
+    const row = await this.#spelledExactly(username, 'id, username, display_name')
     return row && toUser(row)
   }
 
   /** Null when there is no such user, after the same work as for one: the timing tells nobody which names exist. */
-  apiPasswordOf(username: string): string | null {
-    const row = this.#db.get('SELECT api_password_sealed FROM users WHERE username = :username COLLATE BINARY', {
-      ':username': username,
-    })
+  async apiPasswordOf(username: string): Promise<string | null> {
+    const row = await this.#spelledExactly(username, 'username, api_password_sealed')
     const password = this.#secrets.open((row?.['api_password_sealed'] as Uint8Array | undefined) ?? this.#decoyPassword)
     return row && password
+  }
+
+  async #spelledExactly(username: string, columns: string): Promise<Row | null> {
+    const row = await this.#db.get(`SELECT ${columns} FROM users WHERE username = :username`, { ':username': username })
+    return row && row['username'] === username ? row : null
   }
 }
 

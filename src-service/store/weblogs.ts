@@ -1,4 +1,5 @@
-import type { Connection, Row } from './connection'
+import { insertReturningId } from './dialect'
+import type { Engine, Row } from './engine'
 
 export interface Weblog {
   id: number
@@ -11,14 +12,14 @@ export interface Weblog {
 export type NewWeblog = Omit<Weblog, 'id'>
 
 export class Weblogs {
-  readonly #db: Connection
+  readonly #db: Engine
 
-  constructor(db: Connection) {
+  constructor(db: Engine) {
     this.#db = db
   }
 
-  add(weblog: NewWeblog): Weblog {
-    const id = this.#db.run('INSERT INTO weblogs (owner_id, title, slug) VALUES (:ownerId, :title, :slug)', {
+  async add(weblog: NewWeblog): Promise<Weblog> {
+    const id = await insertReturningId(this.#db, 'INSERT INTO weblogs (owner_id, title, slug) VALUES (:ownerId, :title, :slug)', {
       ':ownerId': weblog.ownerId,
       ':title': weblog.title,
       ':slug': weblog.slug,
@@ -26,22 +27,23 @@ export class Weblogs {
     return { id, ...weblog }
   }
 
-  find(id: number): Weblog | null {
-    const row = this.#db.get('SELECT id, owner_id, title, slug FROM weblogs WHERE id = :id', { ':id': id })
+  async find(id: number): Promise<Weblog | null> {
+    const row = await this.#db.get('SELECT id, owner_id, title, slug FROM weblogs WHERE id = :id', { ':id': id })
     return row && toWeblog(row)
   }
 
   /** The weblog whose public pages live under /blogs/<slug>/. */
-  findBySlug(slug: string): Weblog | null {
-    const row = this.#db.get('SELECT id, owner_id, title, slug FROM weblogs WHERE slug = :slug', { ':slug': slug })
+  async findBySlug(slug: string): Promise<Weblog | null> {
+    const row = await this.#db.get('SELECT id, owner_id, title, slug FROM weblogs WHERE slug = :slug', { ':slug': slug })
     return row && toWeblog(row)
   }
 
   /** Oldest first, so a user's listing keeps its order as weblogs are added. */
-  ownedBy(userId: number): Weblog[] {
-    return this.#db
-      .all('SELECT id, owner_id, title, slug FROM weblogs WHERE owner_id = :userId ORDER BY id', { ':userId': userId })
-      .map(toWeblog)
+  async ownedBy(userId: number): Promise<Weblog[]> {
+    const rows = await this.#db.all('SELECT id, owner_id, title, slug FROM weblogs WHERE owner_id = :userId ORDER BY id', {
+      ':userId': userId,
+    })
+    return rows.map(toWeblog)
   }
 }
 

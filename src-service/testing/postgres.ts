@@ -3,6 +3,7 @@
 // instead of SQLite. Each test store gets a database of its own, created here and dropped after.
 import { createHash, randomBytes } from 'node:crypto'
 import pg from 'pg'
+import { openStore, type Store } from '../store'
 import { openPostgresEngine } from '../store/postgres-engine'
 import { postgresMigrations } from '../store/postgres-migrations'
 
@@ -115,4 +116,34 @@ async function onCluster<T>(url: string, work: (client: pg.Client) => Promise<T>
  */
 export async function testStoreDatabase(): Promise<TestDatabase | null> {
   return testEngine() === 'postgres' ? createTestDatabase({ migrated: true }) : null
+}
+
+const databasesByDir = new Map<string, Promise<TestDatabase>>()
+
+/**
+ * What a store or service in `dataDir` is given on the engine under test: nothing on SQLite (its file lives in the
+ * dir); on PostgreSQL a fresh migrated database, the same one for every store and service on that dir, so a service
+ * restarted on its dir finds its data, as it would in the SQLite file. `dropTestDatabase(dataDir)` ends it.
+ */
+export async function testDatabaseOption(dataDir: string): Promise<{ database?: string }> {
+  if (testEngine() === 'sqlite') return {}
+  let database = databasesByDir.get(dataDir)
+  if (!database) {
+    database = createTestDatabase({ migrated: true })
+    databasesByDir.set(dataDir, database)
+    database.catch(() => databasesByDir.delete(dataDir))
+  }
+  return { database: (await database).url }
+}
+
+/** Drops the database `testDatabaseOption` gave `dataDir`, if any; call it where the test removes the dir. */
+export async function dropTestDatabase(dataDir: string): Promise<void> {
+  const database = databasesByDir.get(dataDir)
+  databasesByDir.delete(dataDir)
+  await (await database)?.drop()
+}
+
+/** The store in `dataDir` on the engine under test (see `testDatabaseOption`). */
+export async function openTestStore(dataDir: string): Promise<Store> {
+  return openStore(dataDir, await testDatabaseOption(dataDir))
 }

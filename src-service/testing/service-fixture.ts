@@ -7,7 +7,8 @@ import { expect } from 'vitest'
 import { createWsseHeader, parseSandboxFile, parseXml, SANDBOX_FILE, type SandboxFile, type WsseCredentials } from '../../src-protocol'
 import type { LookupOptions } from '../lookup'
 import { startService, type StartOptions } from '../server'
-import { openStore, type NewWeblog, type Store } from '../store'
+import type { NewWeblog, Store } from '../store'
+import { dropTestDatabase, openTestStore, testDatabaseOption } from './postgres'
 
 export interface TestAccount extends WsseCredentials {
   displayName: string
@@ -19,7 +20,7 @@ export interface ServiceFixture {
   origin: string
   dataDir: string
   /** Stops the service, runs `work` on its store (to look, or to arrange), and starts it again at the same origin. */
-  withStore<T>(work: (store: Store) => T): Promise<T>
+  withStore<T>(work: (store: Store) => Promise<T>): Promise<T>
   dispose(): Promise<void>
 }
 
@@ -29,27 +30,28 @@ export interface ServiceFixture {
  */
 export async function startTestService(
   accounts: readonly TestAccount[] = [],
-  setUp: (store: Store) => void = () => {},
+  setUp: (store: Store) => Promise<void> = async () => {},
   lookup: LookupOptions = { offline: true },
   limits: Pick<StartOptions, 'wsseNoncesPerUser' | 'liveStreams' | 'collectionFeeds' | 'clock'> = {},
 ): Promise<ServiceFixture> {
   const dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-service-'))
-  const onStore = <T>(work: (store: Store) => T): T => {
-    const store = openStore(dataDir)
+  const onStore = async <T>(work: (store: Store) => Promise<T>): Promise<T> => {
+    const store = await openTestStore(dataDir)
     try {
-      return work(store)
+      return await work(store)
     } finally {
-      store.close()
+      await store.close()
     }
   }
-  onStore((store) => {
+  await onStore(async (store) => {
     for (const { username, password, displayName, loginPassword, weblogs } of accounts) {
-      const user = store.users.add({ username, displayName, loginPassword, apiPassword: password })
-      for (const weblog of weblogs) store.weblogs.add({ ownerId: user.id, ...weblog })
+      const user = await store.users.add({ username, displayName, loginPassword, apiPassword: password })
+      for (const weblog of weblogs) await store.weblogs.add({ ownerId: user.id, ...weblog })
     }
-    setUp(store)
+    await setUp(store)
   })
-  const start = (port: number) => startService({ port, dataDir, lookup, ...limits })
+  const database = await testDatabaseOption(dataDir)
+  const start = (port: number) => startService({ port, dataDir, ...database, lookup, ...limits })
   let running = await start(0)
   const { origin } = running
   return {
@@ -58,7 +60,7 @@ export async function startTestService(
     withStore: async (work) => {
       await running.close()
       try {
-        return onStore(work)
+        return await onStore(work)
       } finally {
         running = await start(Number(new URL(origin).port))
       }
@@ -66,6 +68,7 @@ export async function startTestService(
     dispose: async () => {
       await running.close()
       rmSync(dataDir, { recursive: true, force: true })
+      await dropTestDatabase(dataDir)
     },
   }
 }

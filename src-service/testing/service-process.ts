@@ -4,6 +4,7 @@ import { once } from 'node:events'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { testDatabaseOption } from './postgres'
 import { readSandboxFile, type Sandbox } from './service-fixture'
 
 const repoRoot = join(import.meta.dirname, '..', '..')
@@ -59,18 +60,23 @@ export interface ServiceProcessOptions {
   drainDelaySeconds?: number
   /** --public-origin: where clients reach it (a load balancer), which every href starts with. */
   publicOrigin?: string
+  /** On PostgreSQL, the data dir whose database this instance shares (several instances, one database); its own when absent. */
+  databaseOf?: string
 }
 
 /**
- * Starts the service on `port` (0: any free port); a data dir from an earlier run keeps its accounts and posts.
+ * Starts the service on `port` (0: any free port); a data dir from an earlier run keeps its accounts and posts (on
+ * PostgreSQL, under BLOGDESK_TEST_ENGINE=postgres, in the database testDatabaseOption gives that dir).
  * Offline: a test never sends a list-item lookup off this machine.
  */
 export async function startServiceProcess(dataDir: string, port = 0, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
   await mkdir(dataDir, { recursive: true })
+  const { database } = await testDatabaseOption(options.databaseOf ?? dataDir)
   const simulate = options.simulateSeconds === undefined ? [] : ['--simulate', String(options.simulateSeconds)]
   const started = await spawnListening([
     'src-service/server.ts',
     ...['--port', String(port), '--data-dir', dataDir, '--demo', '--offline'],
+    ...(database === undefined ? [] : ['--database', database]),
     ...simulate,
     ...(options.noLiveStreams ? ['--no-live'] : []),
     ...(options.noCollectionFeeds ? ['--no-collection-feeds'] : []),

@@ -15,7 +15,18 @@ export interface OpenOptions {
   newerSchemaError(found: number, known: number): Error
   /** SQL functions the schema's triggers call, registered before the migrations run. Each must be deterministic. */
   functions?: Record<string, (...args: SqlValue[]) => SqlValue>
+  /** Log pages written before SQLite copies them into the file (a checkpoint: two fsyncs); SQLite's default 1,000. */
+  walAutocheckpointPages?: number
 }
+
+/** The statements that open and end a transaction or savepoint, for a caller that orders its statements itself. */
+export type TransactionControl =
+  | 'BEGIN IMMEDIATE'
+  | 'COMMIT'
+  | 'ROLLBACK'
+  | `SAVEPOINT ${string}`
+  | `RELEASE ${string}`
+  | `ROLLBACK TO ${string}`
 
 /** Statements kept prepared; SQL built per call would only ever evict the oldest. */
 const MAX_PREPARED_STATEMENTS = 256
@@ -39,11 +50,12 @@ export class SqliteDatabase {
    * Opens (creating if needed) the database at `file`, verifies its pragmas and brings its schema up to date. The
    * connection holds the file exclusively: the caller owns the folder it lives in (ownership.ts).
    */
-  static open(file: string, { migrations, newerSchemaError, functions = {} }: OpenOptions): SqliteDatabase {
+  static open(file: string, options: OpenOptions): SqliteDatabase {
+    const { migrations, newerSchemaError, functions = {}, walAutocheckpointPages } = options
     checkMigrations(migrations)
     const database = new SqliteDatabase(new sqlite.Database(file), file)
     try {
-      database.#configure()
+      database.#configure(walAutocheckpointPages)
       for (const [name, func] of Object.entries(functions)) database.#db.function(name, func, { deterministic: true })
       const current = database.schemaVersion
       const newest = migrations.at(-1)?.version ?? 0
@@ -112,6 +124,19 @@ export class SqliteDatabase {
   }
 
   /**
+   * Opens or ends a transaction or savepoint by hand, for a caller whose transactions do asynchronous work (the
+   * service's SQLite engine): it alone decides which statements belong to them. Use `transaction` otherwise.
+   */
+  control(statement: TransactionControl): void {
+    this.#execute(statement)
+  }
+
+  /** False once a transaction has ended, including when SQLite rolled one back by itself after an error. */
+  get inTransaction(): boolean {
+    return this.#db.inTransaction
+  }
+
+  /**
    * Resolves once everything committed before the call is on the disk itself. A commit survives the process crashing
    * or being killed as soon as it returns; this also makes it survive a power cut or an OS crash. The disk flush runs
    * off the event loop, and callers that arrive while one is running share the next.
@@ -163,7 +188,7 @@ export class SqliteDatabase {
   // take back commits the OS had not yet written out. For what must survive even that (a post the person was told is
   // "queued"), syncToDisk() flushes the log off the event loop. FULL would fsync on the event loop at every commit.
   // Holding the file exclusively suits both processes anyway: each is the only user of its data folder (ownership.ts).
-  #configure(): void {
+  #configure(walAutocheckpointPages: number | undefined): void {
     const expect = (pragma: string, wanted: string | number) => {
       const answer = Object.values(this.get(`PRAGMA ${pragma}`) ?? {})[0]
       if (String(answer) !== String(wanted)) {
@@ -176,6 +201,9 @@ export class SqliteDatabase {
     expect('synchronous', 1)
     this.#execute('PRAGMA foreign_keys = ON')
     expect('foreign_keys', 1)
+    if (walAutocheckpointPages !== undefined) {
+      expect(`wal_autocheckpoint = ${walAutocheckpointPages}`, walAutocheckpointPages)
+    }
   }
 
   #execute(sql: string): void {

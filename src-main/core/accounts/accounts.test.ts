@@ -45,7 +45,7 @@ describe('accounts', () => {
   it('answers with the weblogs as last read unless asked to read them again, so the sidebar shows at once', async () => {
     const account = await addMelody()
     const read = await fixture.core.handlers['weblogs:list']({ accountId: account.id, refresh: true })
-    await service.withStore((store) => void store.weblogs.add({ ownerId: store.users.find('melody')!.id, title: 'Night Shifts', slug: 'night-shifts' }))
+    await service.withStore(async (store) => { await store.weblogs.add({ ownerId: (await store.users.find('melody'))!.id, title: 'Night Shifts', slug: 'night-shifts' }) })
 
     expect(await fixture.core.handlers['weblogs:list']({ accountId: account.id, refresh: false })).toEqual(read)
     const again = await fixture.core.handlers['weblogs:list']({ accountId: account.id, refresh: true })

@@ -181,7 +181,7 @@ describe('a paused account', () => {
   let service: ServiceFixture
   let fixture: CoreFixture
   beforeEach(async () => {
-    service = await startTestService([melody], (store) => void store.lists.add({ ownerId: store.users.find('melody')!.id, title: 'Links', type: 'links' }))
+    service = await startTestService([melody], async (store) => { await store.lists.add({ ownerId: (await store.users.find('melody'))!.id, title: 'Links', type: 'links' }) })
     fixture = await openTestCore()
   })
   afterEach(async () => {
@@ -240,7 +240,7 @@ describe('removing an account', () => {
   let other: ServiceFixture
   beforeAll(async () => {
     sandbox = await startSandboxService()
-    other = await startTestService([melody], (store) => void store.lists.add({ ownerId: store.users.find('melody')!.id, title: 'Specifications', type: 'links' }))
+    other = await startTestService([melody], async (store) => { await store.lists.add({ ownerId: (await store.users.find('melody'))!.id, title: 'Specifications', type: 'links' }) })
   })
   afterAll(async () => {
     await sandbox.dispose()

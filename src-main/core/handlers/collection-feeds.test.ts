@@ -11,18 +11,18 @@ import { openTestCore, type CoreFixture } from '../testing/core-fixture'
 
 const PHOTOS = 45
 
-function arrange(store: Store): void {
-  const owner = store.users.find('melody')!.id
-  const album = store.albums.add(owner, 'Lisbon')
+async function arrange(store: Store): Promise<void> {
+  const owner = (await store.users.find('melody'))!.id
+  const album = await store.albums.add(owner, 'Lisbon')
   for (let index = 1; index <= PHOTOS; index++) {
-    store.photos.add(album.id, numberedPhoto(index, index === PHOTOS ? 'The newest' : null), '2026-04-01T00:00:00Z')
+    await store.photos.add(album.id, numberedPhoto(index, index === PHOTOS ? 'The newest' : null), '2026-04-01T00:00:00Z')
   }
-  const books = store.lists.add({ ownerId: owner, title: 'On the desk', type: 'books' })
-  store.lists.addItem(
+  const books = await store.lists.add({ ownerId: owner, title: 'On the desk', type: 'books' })
+  await store.lists.addItem(
     { listId: books.id, fields: { title: 'Dune', author: 'Frank Herbert' }, rating: 5, notes: { format: 'text', value: 'Again.' }, issued: '2026-01-02T00:00:00Z' },
     '2026-01-02T00:00:00Z',
   )
-  store.lists.addItem(
+  await store.lists.addItem(
     { listId: books.id, fields: { title: 'Solaris', author: 'Stanisław Lem' }, rating: null, notes: null, issued: '2026-01-01T00:00:00Z' },
     '2026-01-01T00:00:00Z',
   )

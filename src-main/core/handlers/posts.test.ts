@@ -11,14 +11,14 @@ import { readCapturedResponse, startReplayPeer, type ReplayPeer } from '../testi
 const SEEDED_POSTS = 25
 
 /** Melody's first weblog: posts "Post 1" (oldest) to "Post 25", filed under Music or Travel. */
-function seedPosts(store: Store): void {
-  const author = store.users.find('melody')!
-  const [weblog] = store.weblogs.ownedBy(author.id)
-  const music = store.categories.add(weblog!.id, 'Music')
-  const travel = store.categories.add(weblog!.id, 'Travel')
+async function seedPosts(store: Store): Promise<void> {
+  const author = (await store.users.find('melody'))!
+  const [weblog] = await store.weblogs.ownedBy(author.id)
+  const music = await store.categories.add(weblog!.id, 'Music')
+  const travel = await store.categories.add(weblog!.id, 'Travel')
   for (let number = 1; number <= SEEDED_POSTS; number++) {
     const issued = new Date(Date.UTC(2026, 0, number, 9)).toISOString().replace('.000Z', 'Z')
-    store.posts.create(
+    await store.posts.create(
       weblog!.id,
       author.id,
       {
@@ -196,7 +196,7 @@ describe('posts and categories', () => {
       const read = await list(true)
       expect(read).toEqual({ categories: ['Music', 'Travel'], fetchedAt: expect.any(String), problem: null })
 
-      await service.withStore((store) => void store.categories.add(store.weblogs.ownedBy(store.users.find('melody')!.id)[0]!.id, 'Kitchen'))
+      await service.withStore(async (store) => { await store.categories.add((await store.weblogs.ownedBy((await store.users.find('melody'))!.id))[0]!.id, 'Kitchen') })
       expect(await list(false)).toEqual(read)
       expect((await list(true)).categories).toEqual(['Kitchen', 'Music', 'Travel'])
     })

@@ -6,11 +6,11 @@ import type { Store } from '../../../src-service/store'
 import type { AccountSummary, Weblog } from '../../../src-shared/contract'
 import { openTestCore, type CoreFixture } from '../testing/core-fixture'
 
-function seedPost(store: Store): void {
-  const author = store.users.find('melody')!
-  const [weblog] = store.weblogs.ownedBy(author.id)
+async function seedPost(store: Store): Promise<void> {
+  const author = (await store.users.find('melody'))!
+  const [weblog] = await store.weblogs.ownedBy(author.id)
   const issued = '2026-01-05T09:00:00Z'
-  store.posts.create(
+  await store.posts.create(
     weblog!.id,
     author.id,
     { title: 'Spring in the hills', content: '<p>The first walk of the year.</p><p>Larks everywhere.</p>', contentKind: 'xhtml', summary: null, issued, categories: [] },

@@ -10,7 +10,7 @@ describe('core outbox', () => {
   let fixture: CoreFixture
 
   beforeEach(async () => {
-    service = await startTestService([melody], (store) => void store.lists.add({ ownerId: store.users.find('melody')!.id, title: 'Reading', type: 'links' }))
+    service = await startTestService([melody], async (store) => { await store.lists.add({ ownerId: (await store.users.find('melody'))!.id, title: 'Reading', type: 'links' }) })
     fixture = await openTestCore()
   })
 

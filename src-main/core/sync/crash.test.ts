@@ -92,7 +92,7 @@ describe('sync engine killed mid-flight', () => {
   it('loses no operation and applies none twice across 50 SIGKILLs at random moments', async () => {
     service = await startTestService(
       [{ ...melody, weblogs: Array.from({ length: WEBLOGS }, (_, n) => ({ title: `Weblog ${n + 1}`, slug: `weblog-${n + 1}` })) }],
-      (store) => void store.albums.add(store.users.find('melody')!.id, 'Crash test'),
+      async (store) => { await store.albums.add((await store.users.find('melody'))!.id, 'Crash test') },
     )
     fixture = await openSyncFixture({ account: { atomBase: service.origin, username: 'melody', password: melody.password } })
     const { drafts, accountId, client } = fixture
@@ -137,13 +137,13 @@ describe('sync engine killed mid-flight', () => {
     expect(kills).toBe(KILLS)
     expect(caughtMidRequest).toBeGreaterThan(KILLS / 4)
 
-    const landed = await service.withStore((store) => {
-      const user = store.users.find('melody')!
-      const all = store.weblogs.ownedBy(user.id).flatMap((weblog) => store.posts.page(weblog.id, 0, 10_000))
+    const landed = await service.withStore(async (store) => {
+      const user = (await store.users.find('melody'))!
+      const all = (await Promise.all((await store.weblogs.ownedBy(user.id)).map((weblog) => store.posts.page(weblog.id, 0, 10_000)))).flat()
       return {
         titles: all.map((post) => post.title),
         contents: new Map(all.map((post) => [post.title, post.content])),
-        photos: store.photos.inAlbum(store.albums.ownedBy(user.id)[0]!.id).map((entry) => entry.title).sort(),
+        photos: (await store.photos.inAlbum((await store.albums.ownedBy(user.id))[0]!.id)).map((entry) => entry.title).sort(),
       }
     })
     const kept = posts.filter((post) => !deleted.includes(post)).map((post) => post.title)

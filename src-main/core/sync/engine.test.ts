@@ -19,12 +19,12 @@ import { localMediaReference } from './inline-media'
 
 const FAST_RETRY = { retry: { baseMs: 5, capMs: 20 } } satisfies Partial<SyncEngineOptions>
 
-function arrangeService(store: ServiceStore): void {
-  const user = store.users.find('melody')!
-  const [valse] = store.weblogs.ownedBy(user.id)
-  store.categories.add(valse!.id, 'Music')
-  store.albums.add(user.id, 'Holidays')
-  store.lists.add({ ownerId: user.id, title: 'Bookmarks', type: 'links' })
+async function arrangeService(store: ServiceStore): Promise<void> {
+  const user = (await store.users.find('melody'))!
+  const [valse] = await store.weblogs.ownedBy(user.id)
+  await store.categories.add(valse!.id, 'Music')
+  await store.albums.add(user.id, 'Holidays')
+  await store.lists.add({ ownerId: user.id, title: 'Bookmarks', type: 'links' })
 }
 
 describe('sync engine', () => {
@@ -408,11 +408,11 @@ describe('sync engine', () => {
       sent: photo.size,
       total: photo.size,
     })
-    const onService = await service.withStore((store) => {
-      const user = store.users.find('melody')!
-      const holidays = store.albums.ownedBy(user.id).find((candidate) => candidate.title === 'Holidays')!
-      const bookmarks = store.lists.ownedBy(user.id).find((candidate) => candidate.title === 'Bookmarks')!
-      return { photos: store.photos.inAlbum(holidays.id).map((entry) => entry.title), items: store.lists.itemsOf(bookmarks.id).length }
+    const onService = await service.withStore(async (store) => {
+      const user = (await store.users.find('melody'))!
+      const holidays = (await store.albums.ownedBy(user.id)).find((candidate) => candidate.title === 'Holidays')!
+      const bookmarks = (await store.lists.ownedBy(user.id)).find((candidate) => candidate.title === 'Bookmarks')!
+      return { photos: (await store.photos.inAlbum(holidays.id)).map((entry) => entry.title), items: (await store.lists.itemsOf(bookmarks.id)).length }
     })
     expect(onService).toEqual({ photos: ['Tiles'], items: 1 })
   })

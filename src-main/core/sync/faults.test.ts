@@ -41,10 +41,10 @@ describe('sync engine through a faulty network', () => {
   async function run(scenario: Scenario): Promise<void> {
     service = await startTestService(
       [{ ...melody, weblogs: Array.from({ length: WEBLOGS }, (_, n) => ({ title: `Weblog ${n + 1}`, slug: `weblog-${n + 1}` })) }],
-      (store) => {
-        const user = store.users.find('melody')!
-        store.albums.add(user.id, 'Under fire')
-        store.lists.add({ ownerId: user.id, title: 'Survivors', type: 'links' })
+      async (store) => {
+        const user = (await store.users.find('melody'))!
+        await store.albums.add(user.id, 'Under fire')
+        await store.lists.add({ ownerId: user.id, title: 'Survivors', type: 'links' })
       },
     )
     const upstream = service.origin
@@ -92,14 +92,14 @@ describe('sync engine through a faulty network', () => {
     // Some creates were lost after the service made them, and found again in the feed rather than sent twice.
     expect(finished.some((operation) => operation.kind === 'post.create' && operation.result?.adopted)).toBe(true)
 
-    const landed = await service.withStore((store) => {
-      const user = store.users.find('melody')!
-      const all = store.weblogs.ownedBy(user.id).flatMap((weblog) => store.posts.page(weblog.id, 0, 10_000))
+    const landed = await service.withStore(async (store) => {
+      const user = (await store.users.find('melody'))!
+      const all = (await Promise.all((await store.weblogs.ownedBy(user.id)).map((weblog) => store.posts.page(weblog.id, 0, 10_000)))).flat()
       return {
         posts: new Map(all.map((post) => [post.title, post.content])),
         postCount: all.length,
-        photos: store.photos.inAlbum(store.albums.ownedBy(user.id)[0]!.id).map((entry) => entry.title).sort(),
-        items: store.lists.itemsOf(store.lists.ownedBy(user.id)[0]!.id).map((item) => item.fields.url).sort(),
+        photos: (await store.photos.inAlbum((await store.albums.ownedBy(user.id))[0]!.id)).map((entry) => entry.title).sort(),
+        items: (await store.lists.itemsOf((await store.lists.ownedBy(user.id))[0]!.id)).map((item) => item.fields.url).sort(),
       }
     })
     expect(landed.postCount).toBe(posts.length - scenario.deletes)

@@ -91,14 +91,14 @@ describe('sync engine offline', () => {
 
     await service.stop()
     service = null
-    const store = openStore(serviceDir)
+    const store = await openStore(serviceDir)
     try {
-      const user = store.users.find(sandbox.username)!
-      const albumId = store.albums.ownedBy(user.id).find((candidate) => candidate.title === album!.title)!.id
-      const photos = store.photos.inAlbum(albumId).map((photo) => photo.title)
+      const user = (await store.users.find(sandbox.username))!
+      const albumId = (await store.albums.ownedBy(user.id)).find((candidate) => candidate.title === album!.title)!.id
+      const photos = (await store.photos.inAlbum(albumId)).map((photo) => photo.title)
       for (const title of photoTitles) expect(photos.filter((candidate) => candidate === title), title).toHaveLength(1)
     } finally {
-      store.close()
+      await store.close()
     }
   }, 60_000)
 })
