@@ -1,26 +1,6 @@
-import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
-import { App } from './App'
-import { KeyboardLayer } from './features/keyboard'
-import { markWindowDrawn } from './lib/whenIdle'
-import { startWindow } from './startWindow'
+// The window's entry: it sends the first screen's slow reads, then loads the window's code (a chunk of its own), so
+// that the answers are on their way while that code is fetched, parsed and run.
+import { sendFirstReads } from './firstReads'
 
-/**
- * How long the window waits for its first screen's answers before it draws what it has (spinners where answers are
- * missing): drawing once with them costs one render and one layout of the whole frame instead of one per answer.
- */
-const FIRST_SCREEN_WAIT_MS = 400
-
-const container = document.getElementById('root')
-if (!container) throw new Error('index.html has no #root element to mount Blogdesk in.')
-
-const firstScreen = startWindow()
-void Promise.race([firstScreen, new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]).then(() => {
-  createRoot(container).render(
-    <StrictMode>
-      <KeyboardLayer />
-      <App />
-    </StrictMode>,
-  )
-  requestAnimationFrame(markWindowDrawn)
-})
+sendFirstReads()
+void import('./window')

@@ -8,7 +8,7 @@ import { followAccounts, useAccountsStore } from './features/accounts'
 import { useCollectionsStore } from './features/collections'
 import { followDrafts, useDraftsStore } from './features/editor'
 import { accountOfView, useNavigation } from './features/navigation'
-import { usePostsStore } from './features/posts'
+import { prepareListDates, usePostsStore } from './features/posts'
 import { followShell, useStatusStore } from './features/shell'
 
 export function startWindow(): Promise<unknown> {
@@ -36,7 +36,10 @@ export function startWindow(): Promise<unknown> {
   )
   if (view?.kind === 'drafts') answers.push(useDraftsStore.getState().load(view))
   // The list, once drawn, takes this answer rather than asking again.
-  if (view?.kind === 'posts') answers.push(usePostsStore.getState().preloadPosts({ accountId: view.accountId, weblogPostUri: view.weblogPostUri }))
+  if (view?.kind === 'posts') {
+    answers.push(usePostsStore.getState().preloadPosts({ accountId: view.accountId, weblogPostUri: view.weblogPostUri }))
+    prepareListDates()
+  }
   return Promise.all(answers)
 }
 
