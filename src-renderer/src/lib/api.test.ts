@@ -1,7 +1,7 @@
 // api.ts over the contract's real bridge and dispatcher; only the handlers behind them are written here.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { buildBlogApi, createDispatcher, type AccountSummary, type Failure, type Handlers, type Transport } from '../../../src-shared/contract'
-import type { Api, ApiError } from './api'
+import type { Api, ApiError, askAhead as AskAhead } from './api'
 
 const melody: AccountSummary = {
   id: 'a1',
@@ -46,7 +46,7 @@ const transport: Transport = {
 
 let api: Api
 let ApiErrorClass: typeof ApiError
-let askAhead: typeof import('./api').askAhead
+let askAhead: typeof AskAhead
 
 beforeAll(async () => {
   Object.assign(globalThis, { window: { blog: buildBlogApi(transport) } })
