@@ -42,9 +42,14 @@ const preloadWindowCode: Plugin = {
       }
       chunk.dynamicImports.forEach(visit)
       const linked = (fileName: string) => html.includes(`./${fileName}"`)
+      const link = (fileName: string, attrs: Record<string, string>) => ({
+        tag: 'link',
+        attrs: { ...attrs, crossorigin: true, href: `./${fileName}` },
+        injectTo: 'head' as const,
+      })
       return [
-        ...[...scripts].filter((fileName) => !linked(fileName)).map((fileName) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${fileName}` }, injectTo: 'head' as const })),
-        ...[...styles].map((fileName) => ({ tag: 'link', attrs: { rel: 'preload', as: 'style', crossorigin: true, href: `./${fileName}` }, injectTo: 'head' as const })),
+        ...[...scripts].filter((fileName) => !linked(fileName)).map((fileName) => link(fileName, { rel: 'modulepreload' })),
+        ...[...styles].map((fileName) => link(fileName, { rel: 'preload', as: 'style' })),
       ]
     },
   },

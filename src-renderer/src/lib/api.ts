@@ -1,6 +1,13 @@
 // The single place that reads window.blog. Every call resolves to its value or throws an ApiError, so stores
 // handle failures with try/catch and can still tell offline from a refused password from a bug by `code`.
-import { channels, events, type BlogApi, type Channel, type Envelope, type RequestOf } from '../../../src-shared/contract'
+import {
+  channels,
+  events,
+  type BlogApi,
+  type Channel,
+  type Envelope,
+  type RequestOf,
+} from '../../../src-shared/contract'
 import { ApiError } from './apiError'
 
 // Stores take the calls and what they fail with from one place.
@@ -40,7 +47,8 @@ function buildApi(blog: BlogApi | undefined): Api {
     const namespace: Record<string, unknown> = (api[space] = {})
     for (const [name, member] of Object.entries(members)) {
       namespace[name] = channelNames.has(`${space}:${name}`)
-        ? (...args: unknown[]) => unwrap(() => takeAskedAhead(`${space}:${name}`, args[0]) ?? (member(...args) as Promise<Envelope<unknown>>))
+        ? (...args: unknown[]) =>
+            unwrap(() => takeAskedAhead(`${space}:${name}`, args[0]) ?? (member(...args) as Promise<Envelope<unknown>>))
         : member
     }
   }
@@ -60,7 +68,8 @@ let followingEvents = false
  * answer older than an event they missed is asked for again.
  */
 export function askAhead<C extends Channel>(channel: C, request: RequestOf<C>): void {
-  const blog = window.blog as unknown as Record<string, Record<string, (request: unknown) => Promise<Envelope<unknown>>>>
+  type Call = (request: unknown) => Promise<Envelope<unknown>>
+  const blog = window.blog as unknown as Record<string, Record<string, Call>>
   const [space, method] = channel.split(':') as [string, string]
   const answer = blog[space]![method]!(request)
   // One never taken must not be reported as an unhandled failure: the call that takes it handles its failure.
@@ -73,7 +82,8 @@ function dropAskedAheadOnEvents(blog: Record<string, Record<string, unknown>>): 
   followingEvents = true
   const stops = events.map((event) => {
     const [space, name] = event.split(':') as [string, string]
-    const subscribe = blog[space]![`on${name.charAt(0).toUpperCase()}${name.slice(1)}`] as (listener: () => void) => () => void
+    const listenerName = `on${name.charAt(0).toUpperCase()}${name.slice(1)}`
+    const subscribe = blog[space]![listenerName] as (listener: () => void) => () => void
     return subscribe(() => {
       askedAhead.clear()
       for (const stop of stops) stop()
