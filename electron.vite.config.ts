@@ -19,6 +19,42 @@ const devServerCsp: Plugin = {
       .replace("connect-src 'self'", "connect-src 'self' ws://localhost:*"),
 }
 
+/**
+ * The window's entry is small: it sends the first screen's reads, then imports the window's code. Vite fetches a
+ * dynamic import's files only once it runs; links in the page fetch them alongside the entry instead (scripts as
+ * module preloads, styles as preloads the import then applies).
+ */
+const preloadWindowCode: Plugin = {
+  name: 'blogdesk-preload-window-code',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html, { bundle, chunk }) {
+      if (!bundle || !chunk) return
+      const scripts = new Set<string>()
+      const styles = new Set<string>()
+      const visit = (fileName: string) => {
+        const file = bundle[fileName]
+        if (file?.type !== 'chunk' || scripts.has(fileName)) return
+        scripts.add(fileName)
+        for (const css of file.viteMetadata?.importedCss ?? []) styles.add(css)
+        file.imports.forEach(visit)
+      }
+      chunk.dynamicImports.forEach(visit)
+      const linked = (fileName: string) => html.includes(`./${fileName}"`)
+      const link = (fileName: string, attrs: Record<string, string>) => ({
+        tag: 'link',
+        attrs: { ...attrs, crossorigin: true, href: `./${fileName}` },
+        injectTo: 'head' as const,
+      })
+      return [
+        ...[...scripts].filter((fileName) => !linked(fileName)).map((fileName) => link(fileName, { rel: 'modulepreload' })),
+        ...[...styles].map((fileName) => link(fileName, { rel: 'preload', as: 'style' })),
+      ]
+    },
+  },
+}
+
 export default defineConfig({
   main: {
     build: {
@@ -50,6 +86,6 @@ export default defineConfig({
       minify: true,
       rollupOptions: { input: resolve(root, 'src-renderer/index.html') },
     },
-    plugins: [react(), devServerCsp],
+    plugins: [react(), devServerCsp, preloadWindowCode],
   },
 })

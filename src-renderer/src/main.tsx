@@ -1,16 +1,6 @@
-import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
-import { App } from './App'
-import { KeyboardLayer } from './features/keyboard'
-import { startWindow } from './startWindow'
+// The window's entry: it sends the first screen's slow reads, then loads the window's code (a chunk of its own), so
+// that the answers are on their way while that code is fetched, parsed and run.
+import { sendFirstReads } from './firstReads'
 
-const container = document.getElementById('root')
-if (!container) throw new Error('index.html has no #root element to mount Blogdesk in.')
-
-startWindow()
-createRoot(container).render(
-  <StrictMode>
-    <KeyboardLayer />
-    <App />
-  </StrictMode>,
-)
+sendFirstReads()
+void import('./window')

@@ -1,7 +1,7 @@
 // api.ts over the contract's real bridge and dispatcher; only the handlers behind them are written here.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { buildBlogApi, createDispatcher, type AccountSummary, type Failure, type Handlers, type Transport } from '../../../src-shared/contract'
-import type { Api, ApiError } from './api'
+import type { Api, ApiError, askAhead as AskAhead } from './api'
 
 const melody: AccountSummary = {
   id: 'a1',
@@ -15,8 +15,12 @@ const melody: AccountSummary = {
 /** The failure main sends when the server refuses the password, thrown here as main's dispatcher would see it. */
 const refusedPassword: Failure = { code: 'auth', message: 'blog.example refused the username or API password.' }
 
+let accountListings = 0
 const handlers = {
-  'accounts:list': async () => [melody],
+  'accounts:list': async () => {
+    accountListings++
+    return [melody]
+  },
   'accounts:add': async () => {
     throw refusedPassword
   },
@@ -42,12 +46,14 @@ const transport: Transport = {
 
 let api: Api
 let ApiErrorClass: typeof ApiError
+let askAhead: typeof AskAhead
 
 beforeAll(async () => {
   Object.assign(globalThis, { window: { blog: buildBlogApi(transport) } })
   const module = await import('./api')
   api = module.api
   ApiErrorClass = module.ApiError
+  askAhead = module.askAhead
 })
 
 async function failureOf(call: Promise<unknown>): Promise<ApiError> {
@@ -103,5 +109,29 @@ describe('api', () => {
 
   it("gives a dropped file's path synchronously, not as a call to unwrap", () => {
     expect(api.files.pathOf(new File([], 'cat.jpg'))).toBe('/home/melody/cat.jpg')
+  })
+
+  it('hands an answer asked ahead to the first identical call only', async () => {
+    const before = accountListings
+    askAhead('accounts:list', null)
+    expect(accountListings).toBe(before + 1)
+    expect(await api.accounts.list()).toEqual([melody])
+    expect(accountListings).toBe(before + 1)
+    await api.accounts.list()
+    expect(accountListings).toBe(before + 2)
+  })
+
+  it('asks again when an event came before the answer asked ahead was taken', async () => {
+    askAhead('accounts:list', null)
+    const before = accountListings
+    for (const listener of [...changeListeners]) listener([melody])
+    await api.accounts.list()
+    expect(accountListings).toBe(before + 1)
+  })
+
+  it('gives the failure of a call asked ahead to the call that takes it', async () => {
+    askAhead('weblogs:list', { accountId: 'a1', refresh: false })
+    const error = await failureOf(api.weblogs.list({ accountId: 'a1', refresh: false }))
+    expect(error.message).toContain('weblogs is not iterable')
   })
 })

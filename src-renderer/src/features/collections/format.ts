@@ -1,7 +1,8 @@
 // Photo and list details as a person reads them, in their own locale.
+import { dateFormat } from '../../lib/dateFormat'
 
-const takenFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
-const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
+const takenFormat = dateFormat({ dateStyle: 'medium', timeStyle: 'short' })
+const dayFormat = dateFormat({ dateStyle: 'medium' })
 
 /**
  * "14 Jul 2024, 20:41". A camera's time without a zone is its wall clock: read as local time, it shows as the

@@ -1,9 +1,10 @@
 // When a draft was last saved, as a person reads it in the drafts list and the history panel.
+import { dateFormat } from '../../lib/dateFormat'
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' })
-const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' })
-const yearFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' })
-const exactFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' })
+const timeFormat = dateFormat({ hour: '2-digit', minute: '2-digit' })
+const dayFormat = dateFormat({ day: 'numeric', month: 'short' })
+const yearFormat = dateFormat({ day: 'numeric', month: 'short', year: 'numeric' })
+const exactFormat = dateFormat({ dateStyle: 'full', timeStyle: 'medium' })
 
 /** "14:05" today, "Yesterday 09:12", "3 Mar 14:05", "3 Mar 2025" in an earlier year. */
 export function formatSaved(iso: string, now = new Date()): string {

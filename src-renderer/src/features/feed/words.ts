@@ -1,6 +1,7 @@
 // What an event says, in the feed's words: a sentence of who did what to what ("Ana posted “Spring”"), when it
 // happened as a person says it ("5 min ago") and exactly, and the avatar at the size the feed draws it.
 import type { ActivityEvent, Person } from '../../../../src-shared/contract'
+import { dateFormat } from '../../lib/dateFormat'
 
 export type SentencePart =
   | { kind: 'text'; text: string }
@@ -69,9 +70,9 @@ const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 
-const dayInYear = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' })
-const dayWithYear = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' })
-const exact = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' })
+const dayInYear = dateFormat({ day: 'numeric', month: 'short' })
+const dayWithYear = dateFormat({ day: 'numeric', month: 'short', year: 'numeric' })
+const exact = dateFormat({ dateStyle: 'full', timeStyle: 'medium' })
 
 /** "just now", "5 min ago", "3 hours ago", "yesterday", "4 days ago", then the day ("12 Mar", "12 Mar 2024"). */
 export function relativeTime(iso: string, now: number): string {

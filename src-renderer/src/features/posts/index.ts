@@ -5,6 +5,7 @@ import { lazyNamed } from '../../lib/lazyNamed'
 
 export { PostsList } from './PostsList'
 export { usePostsStore } from './store'
+export { prepareListDates } from './dates'
 
 export const CategoriesPane = lazyNamed(() => import('./CategoriesPane'), 'CategoriesPane')
 export const CategoryPicker = lazyNamed(() => import('./CategoryPicker'), 'CategoryPicker')

@@ -12,6 +12,7 @@ import type {
 } from '../../../../src-shared/contract'
 import { api, toApiError, type ApiError } from '../../lib/api'
 import { sharedWhileInFlight } from '../../lib/sharedWhileInFlight'
+import { whenIdle } from '../../lib/whenIdle'
 
 export interface PostsList {
   status: 'loading' | 'loaded' | 'failed'
@@ -41,6 +42,11 @@ export interface PostsState {
   categories: Partial<Record<string, CategoriesView>>
   /** Loads (or reloads) the newest page; older pages shown before are dropped. */
   loadPosts(address: WeblogAddress): Promise<void>
+  /**
+   * Loads the newest page before the window is drawn: the list's own load as it is first drawn takes this answer
+   * instead of asking again.
+   */
+  preloadPosts(address: WeblogAddress): Promise<void>
   loadOlder(address: WeblogAddress): Promise<void>
   /** Queues the post's deletion; resolves once it is queued, or throws why not. */
   deletePost(address: WeblogAddress, editUri: string): Promise<void>
@@ -69,6 +75,8 @@ const emptyList: PostsList = {
 
 /** Requests in flight, so a second click or a remount does not send a duplicate. */
 const once = sharedWhileInFlight()
+/** Pages read before the window was drawn, by weblog key, until the list takes them or the drawn window is idle. */
+const preloaded = new Map<string, Promise<void>>()
 
 export const usePostsStore = create<PostsState>()((set, get) => {
   const updateList = (key: string, change: (list: PostsList) => Partial<PostsList>) =>
@@ -88,6 +96,11 @@ export const usePostsStore = create<PostsState>()((set, get) => {
 
     loadPosts(address) {
       const key = weblogKey(address)
+      const early = preloaded.get(key)
+      if (early) {
+        preloaded.delete(key)
+        return early
+      }
       return once(`posts\n${key}`, async () => {
         updateList(key, (list) => ({ status: list.status === 'loaded' ? 'loaded' : 'loading', error: null }))
         try {
@@ -106,6 +119,14 @@ export const usePostsStore = create<PostsState>()((set, get) => {
           updateList(key, (list) => ({ status: list.status === 'loaded' ? 'loaded' : 'failed', error: toApiError(error) }))
         }
       })
+    },
+
+    preloadPosts(address) {
+      const key = weblogKey(address)
+      const loading = get().loadPosts(address)
+      preloaded.set(key, loading)
+      void whenIdle().then(() => preloaded.delete(key))
+      return loading
     },
 
     loadOlder(address) {

@@ -7,8 +7,9 @@ import { useAppCommand } from '../editor'
 import { accountOfView, useNavigation } from '../navigation'
 import { useSearchStore } from './store'
 import './search.css'
+import { dateFormat } from '../../lib/dateFormat'
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' })
+const dayFormat = dateFormat({ day: 'numeric', month: 'short', year: 'numeric' })
 
 /** "Control+Shift+F" as aria-keyshortcuts says it; ⇧⌘F on a Mac. */
 export const SEARCH_KEYS = shortcut(shortcuts.search.keys)
@@ -153,7 +154,7 @@ function Hit({ hit, onKeyDown }: { hit: SearchHit; onKeyDown(event: KeyboardEven
         </span>
       )}
       <span className="search-hit__meta">
-        {[weblogTitle, hit.at && dateFormat.format(new Date(hit.at))].filter(Boolean).join(' · ')}
+        {[weblogTitle, hit.at && dayFormat.format(new Date(hit.at))].filter(Boolean).join(' · ')}
       </span>
     </button>
   )

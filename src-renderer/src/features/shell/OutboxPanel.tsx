@@ -9,6 +9,7 @@ import { describeWaiting, useConnection, useSecondsUntil } from './connection'
 import { useStatusStore } from './statusStore'
 import { describeOutbox } from './StatusBar'
 import './shell.css'
+import { dateFormat } from '../../lib/dateFormat'
 
 const kindLabels: Record<OutboxItemKind, string> = {
   'post.create': 'New post',
@@ -157,8 +158,8 @@ function OutboxEntry({ item, onDiscard }: { item: OutboxItem; onDiscard(): void 
   )
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' })
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+const timeFormat = dateFormat({ hour: 'numeric', minute: '2-digit' })
+const dateTimeFormat = dateFormat({ dateStyle: 'medium', timeStyle: 'short' })
 
 function describeTiming(item: OutboxItem, accountLabel: string | undefined, ownNextTry: boolean): string {
   const parts: string[] = []

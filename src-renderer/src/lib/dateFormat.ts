@@ -1,0 +1,9 @@
+/**
+ * A date format in the person's own locale, made on first use: making an Intl.DateTimeFormat costs milliseconds (ICU
+ * builds its patterns), which a module's top level would add to the window's start whether its screen shows that
+ * date or not.
+ */
+export function dateFormat(options: Intl.DateTimeFormatOptions): { format(date: Date | number): string } {
+  let made: Intl.DateTimeFormat | null = null
+  return { format: (date) => (made ??= new Intl.DateTimeFormat(undefined, options)).format(date) }
+}
