@@ -85,7 +85,7 @@ export async function createService({
   try {
     const media = MediaLibrary.open(dataDir)
     const sandbox = demo ? await ensureDemoAccount(store, media, files) : null
-    const withWsse = wsseGuard(store.users, wsseNoncesPerUser)
+    const withWsse = wsseGuard(store.users, store.wsseNonces, wsseNoncesPerUser)
     const router = new Router({ errorReplyFor }).get('/t/atom/weblog', withWsse(weblogRoot(store.weblogs)))
     registerPostRoutes(router, store, withWsse, clock)
     registerListRoutes(router, store, withWsse, createLookups({ catalogueFile: files.catalogueFile, ...lookup }), collectionFeeds)

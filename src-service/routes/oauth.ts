@@ -40,7 +40,7 @@ export const MAX_SIGN_IN_ATTEMPTS = 5
 export const MAX_VERIFIER_ATTEMPTS = 5
 
 export function registerOAuthRoutes(router: Router, store: Store): void {
-  const throttle = new SignInThrottle()
+  const throttle = new SignInThrottle(store.signInFailures)
   router
     .post(OAUTH_PATHS.requestToken, signed(store, 'consumer only', requestToken(store)))
     .get(OAUTH_PATHS.authorize, showAuthorizePage(store))
@@ -193,7 +193,7 @@ interface SignIn {
 
 async function approve(store: Store, throttle: SignInThrottle, request: RequestToken, signIn: SignIn): Promise<Reply> {
   const { username, password, address } = signIn
-  const verdict = throttle.attempt(username, address)
+  const verdict = await throttle.attempt(username, address)
   if (!verdict.allowed) return signInPaused(request, username, verdict)
   const attempts = await store.oauth.countSignInAttempt(request.token)
   if (attempts > MAX_SIGN_IN_ATTEMPTS) return tooManyAttempts(request)
@@ -213,7 +213,7 @@ async function approve(store: Store, throttle: SignInThrottle, request: RequestT
       status: 401,
     })
   }
-  verdict.attempt.succeeded()
+  await verdict.attempt.succeeded()
   const verifier = await store.oauth.approve(request.token, account.userId)
   if (verifier === null) return alreadyAnswered(request)
   if (request.callback === 'oob') return verifierPage(request.applicationName, verifier)
