@@ -62,6 +62,14 @@ export interface ServiceProcessOptions {
   publicOrigin?: string
   /** On PostgreSQL, the data dir whose database this instance shares (several instances, one database); its own when absent. */
   databaseOf?: string
+  /** --database: this PostgreSQL database, whatever the engine under test. */
+  database?: string
+  /** --media-dir: uploads, photos and avatars in this folder (shared by instances) instead of the data dir. */
+  mediaDir?: string
+  /** --trust-proxy: addresses whose X-Forwarded-For names the client. */
+  trustProxy?: readonly string[]
+  /** --rate-limit: JSON requests a minute per client. */
+  rateLimit?: number
 }
 
 /**
@@ -71,7 +79,7 @@ export interface ServiceProcessOptions {
  */
 export async function startServiceProcess(dataDir: string, port = 0, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
   await mkdir(dataDir, { recursive: true })
-  const { database } = await testDatabaseOption(options.databaseOf ?? dataDir)
+  const { database } = options.database === undefined ? await testDatabaseOption(options.databaseOf ?? dataDir) : options
   const simulate = options.simulateSeconds === undefined ? [] : ['--simulate', String(options.simulateSeconds)]
   const started = await spawnListening([
     'src-service/server.ts',
@@ -83,6 +91,9 @@ export async function startServiceProcess(dataDir: string, port = 0, options: Se
     ...(options.logJson ? ['--log', 'json'] : []),
     ...(options.drainDelaySeconds === undefined ? [] : ['--drain-delay', String(options.drainDelaySeconds)]),
     ...(options.publicOrigin === undefined ? [] : ['--public-origin', options.publicOrigin]),
+    ...(options.mediaDir === undefined ? [] : ['--media-dir', options.mediaDir]),
+    ...(options.trustProxy === undefined ? [] : ['--trust-proxy', options.trustProxy.join(',')]),
+    ...(options.rateLimit === undefined ? [] : ['--rate-limit', String(options.rateLimit)]),
   ])
   return { ...started, port: Number(new URL(started.url).port), dataDir, sandbox: readSandboxFile(dataDir) }
 }
