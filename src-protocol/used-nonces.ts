@@ -2,12 +2,24 @@
 export type NonceRecording = { kind: 'recorded' } | { kind: 'replayed' } | { kind: 'full'; freeAt: number }
 
 /**
+ * Where spent nonces are kept: this process's memory (UsedNonces), or a database that several instances of a service
+ * share, so that a nonce spent on one is refused on every other. Every ledger keeps the rules UsedNonces states.
+ */
+export interface NonceLedger {
+  /** Records `nonce` of `user` as spent until `expiresAt` (which must be after `now`), unless it already was. */
+  record(user: string, nonce: string, expiresAt: number, now: number): NonceRecording | Promise<NonceRecording>
+}
+
+/** Makes the ledger of a verifier that keeps at most `capacityPerUser` nonces per user, sweeping every `sweepIntervalMs`. */
+export type NonceLedgerFactory = (capacityPerUser: number, sweepIntervalMs: number) => NonceLedger
+
+/**
  * The nonces each user has spent, each kept until the moment from which its request would fail the clock check
  * anyway, and never forgotten before: forgetting a nonce early would let its request be replayed. Memory is bounded
  * per user instead, by refusing: a user whose share is full gets no new nonce until the oldest expires. Only
  * requests that proved the password are recorded, so nobody can fill another user's share.
  */
-export class UsedNonces {
+export class UsedNonces implements NonceLedger {
   private readonly byUser = new Map<string, UserNonces>()
   private nextSweepAt = Number.NEGATIVE_INFINITY
 

@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer'
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { formatW3cDate, parseW3cDate } from './dates'
-import { UsedNonces } from './used-nonces'
+import { UsedNonces, type NonceLedger, type NonceLedgerFactory } from './used-nonces'
 
 export interface WsseCredentials {
   username: string
@@ -121,6 +121,8 @@ export interface WsseVerifierOptions {
    * oldest expires, since forgetting one early would let it be replayed. Default 10 000 (33 requests a second).
    */
   maxNoncesPerUser?: number
+  /** Where spent nonces are kept; this process's memory (UsedNonces) when absent. */
+  nonceLedger?: NonceLedgerFactory
 }
 
 const HEADER_FORMAT = 'UsernameToken Username="…", PasswordDigest="…", Nonce="…", Created="…"'
@@ -169,7 +171,7 @@ export class WsseVerifier {
   private readonly now: () => number
   private readonly windowMs: number
   private readonly maxNoncesPerUser: number
-  private readonly usedNonces: UsedNonces
+  private readonly usedNonces: NonceLedger
 
   constructor(options: WsseVerifierOptions) {
     const windowMs = options.windowMs ?? DEFAULT_WINDOW_MS
@@ -182,7 +184,8 @@ export class WsseVerifier {
     this.now = options.now ?? Date.now
     this.windowMs = windowMs
     this.maxNoncesPerUser = maxNoncesPerUser
-    this.usedNonces = new UsedNonces(maxNoncesPerUser, Math.max(1000, windowMs / 4))
+    const ledger = options.nonceLedger ?? ((capacity, sweepIntervalMs) => new UsedNonces(capacity, sweepIntervalMs))
+    this.usedNonces = ledger(maxNoncesPerUser, Math.max(1000, windowMs / 4))
   }
 
   /**
@@ -215,7 +218,7 @@ export class WsseVerifier {
     }
     // Only now is the nonce remembered: a request that proves the password and passes the clock check, so that
     // strangers cannot fill the user's share and a far-future Created cannot hold it for long.
-    const recording = this.usedNonces.record(username, nonceBytes.toString('base64'), createdAt + this.windowMs, now)
+    const recording = await this.usedNonces.record(username, nonceBytes.toString('base64'), createdAt + this.windowMs, now)
     if (recording.kind === 'replayed') return { ok: false, status: 401, message: MESSAGES.replayed }
     if (recording.kind === 'full') {
       const retryAfterSeconds = Math.max(1, Math.ceil((recording.freeAt - now) / 1000))

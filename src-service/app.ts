@@ -8,6 +8,7 @@ import { startSimulation } from './demo/simulate'
 import { createLookups, type LookupOptions } from './lookup'
 import { AvatarCache } from './media/avatars'
 import { MediaLibrary } from './media/library'
+import { clientAddressOf } from './operations/client-address'
 import { reportError, type JsonLog } from './operations/log'
 import { Readiness } from './operations/readiness'
 import { withOperations } from './operations/requests'
@@ -24,14 +25,19 @@ import { Router } from './routes/router'
 import { releaseScheduledPosts } from './routes/scheduled-posts'
 import { SetupError } from './setup-error'
 import { openStore } from './store'
+import { prepareDataDir } from './store/data-dir'
 
 /** How often a scheduled post's date is looked for between requests. */
 const SCHEDULED_RELEASE_INTERVAL_MS = 5_000
 
 export interface ServiceOptions {
   dataDir: string
-  /** A PostgreSQL URL (`--database`): the data there, the data dir keeping the key and media only. SQLite when absent. */
+  /** A PostgreSQL URL (`--database`): the data, keys, WSSE nonces and sign-in failures there. SQLite when absent. */
   database?: string
+  /** Where uploads, photos and avatars are kept (`--media-dir`): a folder every instance shares. The data dir when absent. */
+  mediaDir?: string
+  /** Proxies whose X-Forwarded-For names the client, for the rate limit and sign-in throttling (`--trust-proxy`). */
+  trustProxy?: readonly string[]
   /** Seed the demo account (on first start) and report its credentials. */
   demo?: boolean
   /** How list items are filled in from elsewhere: allow-listed hosts, the ISBN catalogue, limits. */
@@ -69,6 +75,8 @@ export interface Service {
 export async function createService({
   dataDir,
   database,
+  mediaDir = dataDir,
+  trustProxy = [],
   demo = false,
   lookup,
   rateLimit,
@@ -83,17 +91,19 @@ export async function createService({
   const files = serviceResources(resources)
   const store = await openStore(dataDir, database === undefined ? {} : { database })
   try {
-    const media = MediaLibrary.open(dataDir)
+    prepareDataDir(mediaDir)
+    const media = MediaLibrary.open(mediaDir, dataDir)
+    const clientAddress = clientAddressOf(trustProxy)
     const sandbox = demo ? await ensureDemoAccount(store, media, files) : null
-    const withWsse = wsseGuard(store.users, wsseNoncesPerUser)
+    const withWsse = wsseGuard(store.users, store.wsseNonces, wsseNoncesPerUser)
     const router = new Router({ errorReplyFor }).get('/t/atom/weblog', withWsse(weblogRoot(store.weblogs)))
     registerPostRoutes(router, store, withWsse, clock)
     registerListRoutes(router, store, withWsse, createLookups({ catalogueFile: files.catalogueFile, ...lookup }), collectionFeeds)
     registerMediaRoutes(router, store, media, withWsse, collectionFeeds)
-    registerOAuthRoutes(router, store)
+    registerOAuthRoutes(router, store, clientAddress)
     const liveEvents = liveStreams === false ? undefined : new LiveEvents(store, liveStreams)
-    registerJsonRoutes(router, store, { rateLimit, ...(liveEvents ? { liveEvents } : {}) })
-    registerProfilePages(router, store, AvatarCache.open(dataDir))
+    registerJsonRoutes(router, store, { rateLimit, clientAddress, ...(liveEvents ? { liveEvents } : {}) })
+    registerProfilePages(router, store, AvatarCache.open(mediaDir))
     if (simulate !== undefined && !sandbox) {
       throw new SetupError('--simulate makes the demo friends act, so it needs the demo data: add --demo.')
     }

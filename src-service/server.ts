@@ -3,7 +3,7 @@
 import type { EventEmitter } from 'node:events'
 import { realpathSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { isIP, type AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -106,12 +106,14 @@ const flags = {
   port: { type: 'string', value: '<n>', help: 'port to listen on; 0 picks a free one (required)' },
   'data-dir': { type: 'string', value: '<dir>', help: 'SQLite database, media, avatars and keys; created if missing (required)' },
   database: DATABASE_FLAG,
+  'media-dir': { type: 'string', value: '<dir>', help: 'uploads, photos and avatars here instead of in --data-dir: one folder every instance shares' },
   demo: { type: 'boolean', help: 'seed the demo account on first start and write <data-dir>/sandbox.json with its credentials' },
   simulate: { type: 'string', value: '<seconds>', help: 'with --demo: the demo friends post, comment, favour and add neighbours this often' },
   host: { type: 'string', value: '<address>', help: 'address to bind; 127.0.0.1 by default' },
   offline: { type: 'boolean', help: 'list-item lookups never leave this machine (the local catalogue still answers)' },
   'lookup-allow': { type: 'string', value: '<host,...>', help: 'hosts that lookups may reach even on private or loopback addresses' },
   'isbn-provider': { type: 'string', value: '<url>', help: 'an HTTP book catalogue instead of the bundled one; {isbn} becomes the ISBN-13' },
+  'trust-proxy': { type: 'string', value: '<address,...>', help: 'proxies (a load balancer) whose X-Forwarded-For names the client, for --rate-limit and sign-in pauses' },
   'rate-limit': { type: 'string', value: '<n>', help: 'JSON requests a minute per client (by API key when signed, else by address); 503 beyond' },
   resources: { type: 'string', value: '<dir>', help: "the folder holding catalogue/ and demo-photos/; the repo's resources/ by default" },
   'no-live': { type: 'boolean', help: 'serve no live event streams (events.json is polled), as a server without that extension' },
@@ -149,6 +151,10 @@ export function parseArguments(args: readonly string[]): StartOptions {
   const options: StartOptions = { port: parsePort(port), dataDir }
   const database = text('database')
   if (database !== undefined) options.database = parseDatabaseUrl(database)
+  const mediaDir = text('media-dir')
+  if (mediaDir !== undefined) options.mediaDir = mediaDir
+  const trustProxy = text('trust-proxy')
+  if (trustProxy !== undefined) options.trustProxy = parseAddresses('--trust-proxy', trustProxy)
   const lookup: LookupOptions = {}
   if (values.offline) lookup.offline = true
   const allow = text('lookup-allow')
@@ -199,6 +205,14 @@ function readFlags(args: readonly string[]) {
 function parsePositive(flag: string, text: string, shape: RegExp, what: string): number {
   if (!shape.test(text) || !(Number(text) > 0)) throw new UsageError(`${flag} must be ${what} above 0, not "${text}"`)
   return Number(text)
+}
+
+/** A comma-separated list of IP addresses (a name could resolve to anyone). */
+function parseAddresses(flag: string, text: string): string[] {
+  const addresses = text.split(',').map((address) => address.trim())
+  const wrong = addresses.find((address) => isIP(address) === 0)
+  if (wrong !== undefined) throw new UsageError(`${flag} takes IP addresses separated by commas, and "${wrong}" is not one`)
+  return addresses
 }
 
 /** An http(s) origin; a URL with a path names more than where the service is, so it is refused. */

@@ -1,17 +1,19 @@
 // WSSE (docs/PROTOCOL.md): every Atom request carries an X-WSSE UsernameToken made with the user's API password.
-import { WSSE_CHALLENGE, WsseVerifier } from '../../src-protocol'
+import { WSSE_CHALLENGE, WsseVerifier, type NonceLedgerFactory } from '../../src-protocol'
 import { errorReply, type Handler, type Reply, type RequestContext } from '../routes/reply'
 import type { User, Users } from '../store'
 
 export type AuthenticatedHandler = (context: RequestContext, user: User) => Reply | Promise<Reply>
 
 /**
- * Wraps handlers so they run only for a verified user. One verifier per service, so a nonce seen once is refused
- * on every later request within the window.
+ * Wraps handlers so they run only for a verified user. One verifier per service, its nonces kept in `nonceLedger`
+ * (the store's: shared by every instance on PostgreSQL), so a nonce seen once is refused on every later request
+ * within the window.
  */
-export function wsseGuard(users: Users, maxNoncesPerUser?: number): (handler: AuthenticatedHandler) => Handler {
+export function wsseGuard(users: Users, nonceLedger: NonceLedgerFactory, maxNoncesPerUser?: number): (handler: AuthenticatedHandler) => Handler {
   const verifier = new WsseVerifier({
     passwordOf: (username) => users.apiPasswordOf(username),
+    nonceLedger,
     ...(maxNoncesPerUser === undefined ? {} : { maxNoncesPerUser }),
   })
 

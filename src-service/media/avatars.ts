@@ -100,9 +100,10 @@ export class AvatarCache {
     this.#folder = folder
   }
 
-  /** The cache under <dataDir>/avatars, created if missing. */
-  static open(dataDir: string): AvatarCache {
-    const folder = join(dataDir, 'avatars')
+  /** The cache under <mediaDir>/avatars, created if missing; instances sharing a media dir share it (files are renamed
+   * into place whole). */
+  static open(mediaDir: string): AvatarCache {
+    const folder = join(mediaDir, 'avatars')
     mkdirSync(folder, { recursive: true, mode: 0o700 })
     return new AvatarCache(folder)
   }

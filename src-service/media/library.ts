@@ -1,11 +1,13 @@
-// The files behind uploads and photos, under <data-dir>/media/. Every file is stored under a name the service
-// makes up (folder/owner id/random hex + extension) and recorded in the database; public URLs are looked up there,
-// so no text from a request ever becomes part of a path. A file arrives in incoming/ and is renamed into place
-// (same file system, so atomically) only by the transaction that records it.
-import { randomBytes } from 'node:crypto'
+// The files behind uploads and photos, under <media-dir>/media/ (the data dir unless `--media-dir` names a folder that
+// several instances share). Every file is stored under a name the service makes up (folder/owner id/random hex +
+// extension) and recorded in the database; public URLs are looked up there, so no text from a request ever becomes
+// part of a path. A file arrives in incoming/ and is renamed into place (same file system, so atomically: a reader on
+// any instance finds the whole file or none) only by the transaction that records it.
+import { createHash, randomBytes } from 'node:crypto'
 import { mkdirSync, renameSync, rmSync } from 'node:fs'
 import { open, rm, type FileHandle } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { hostname } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
 
 export type MediaFolder = 'uploads' | 'photos' | 'thumbnails'
 
@@ -20,18 +22,25 @@ export interface IncomingFile {
 
 export class MediaLibrary {
   readonly root: string
-  readonly #incoming: string
+  /** This instance's own folder in incoming/, where files arrive. */
+  readonly incoming: string
 
-  private constructor(root: string) {
+  private constructor(root: string, incoming: string) {
     this.root = root
-    this.#incoming = join(root, INCOMING_FOLDER)
+    this.incoming = incoming
   }
 
-  /** Opens <dataDir>/media, creating it; files a crashed run left half-received are removed. */
-  static open(dataDir: string): MediaLibrary {
-    const library = new MediaLibrary(join(dataDir, MEDIA_FOLDER))
-    rmSync(library.#incoming, { recursive: true, force: true })
-    mkdirSync(library.#incoming, { recursive: true, mode: 0o700 })
+  /**
+   * Opens <mediaDir>/media, creating it, for the one process that owns `dataDir`. Its files arrive in a folder of
+   * incoming/ named after that host and data dir, so instances sharing the media dir never touch each other's
+   * arrivals, and the files a crashed run of this instance left half-received are removed here.
+   */
+  static open(mediaDir: string, dataDir: string): MediaLibrary {
+    const root = join(mediaDir, MEDIA_FOLDER)
+    const owner = createHash('sha256').update(`${hostname()}\0${resolve(dataDir)}`).digest('hex').slice(0, 16)
+    const library = new MediaLibrary(root, join(root, INCOMING_FOLDER, owner))
+    rmSync(library.incoming, { recursive: true, force: true })
+    mkdirSync(library.incoming, { recursive: true, mode: 0o700 })
     return library
   }
 
@@ -43,7 +52,7 @@ export class MediaLibrary {
 
   /** A fresh path in incoming/ for a file someone else writes (sharp's thumbnail). */
   incomingPath(): string {
-    return join(this.#incoming, `${randomHex()}.part`)
+    return join(this.incoming, `${randomHex()}.part`)
   }
 
   /** A name for a new stored file, e.g. photos/3/5f0c….jpg; `extension` is kept only when it is plain. */

@@ -13,11 +13,11 @@ describe('receiveEntryWithFile', () => {
   let library: MediaLibrary
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-receive-'))
-    library = MediaLibrary.open(dataDir)
+    library = MediaLibrary.open(dataDir, dataDir)
   })
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }))
 
-  const incomingFiles = () => readdirSync(join(dataDir, 'media', 'incoming'))
+  const incomingFiles = () => readdirSync(library.incoming)
   const body = (xml: string, pieceSize = 1000) => {
     const bytes = Buffer.from(xml)
     const pieces: Buffer[] = []

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ATOM_MEDIA_TYPE, createWsseHeader, NS, readEntry, readLinkFeed, type AtomEntry } from '../../src-protocol'
 import { readFixture } from '../../src-protocol/test-fixtures'
 import { DEMO_PHOTOS_FOLDER } from '../demo/photos'
-import { expectError, ivy, melody, signedGet, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
+import { expectError, filesUnder, ivy, melody, signedGet, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
 
 const demoPhoto = (file: string) => readFileSync(join(DEMO_PHOTOS_FOLDER, file))
 const DOT_GIF = 'R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=='
@@ -189,7 +189,7 @@ describe('photo albums over Atom', () => {
       await expectError(await post(photoXml().replace('http://purl.org/atom/ns#', 'http://example.com/not-atom')), 400, /Expected an Atom entry/)
       await expectError(await post(photoXml(), album, { 'Content-Type': 'image/jpeg' }), 415, /Atom entry/)
       expect(mediaFiles()).toHaveLength(filesBefore)
-      expect(readdirSync(join(service.dataDir, 'media', 'incoming'))).toEqual([])
+      expect(filesUnder(join(service.dataDir, 'media', 'incoming'))).toEqual([])
       expect(await (await fetch(`${service.origin}/albums/1/`)).text()).toBe(pageBefore)
     })
 

@@ -9,8 +9,7 @@ import { readFixture } from '../../src-protocol/test-fixtures'
 import { applicationUrls } from '../auth/oauth-urls'
 import { PagingTokens, TOKEN_LIFETIME_MS } from '../json/paging'
 import { startService } from '../server'
-import { SECRET_KEY_FILE, type Store } from '../store'
-import { SecretBox } from '../store/secret-box'
+import type { Store } from '../store'
 import { signedFetch, type KeyAndSecret } from '../testing/oauth-client'
 import { ivy, melody, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
 import { openTestStore, testDatabaseOption } from '../testing/postgres'
@@ -526,7 +525,8 @@ describe('the JSON interface', () => {
       await expectError(url(altered), 400, /not made by this service, or was changed/)
       await expectError(`${origin}/users/${seeded.ivyUrlId}/events.json?start-token=${token}`, 400, /another user's events/)
 
-      const tokens = PagingTokens.of(SecretBox.openOrCreate(join(service.dataDir, SECRET_KEY_FILE)))
+      // The key is the store's: in the data dir's key file on SQLite, in the database on PostgreSQL.
+      const tokens = PagingTokens.of(await service.withStore(async (store) => store.secrets))
       const stale = tokens.issue({ userId: seeded.bulkId, cursor: null }, Date.now() - TOKEN_LIFETIME_MS - 60_000)
       await expectError(url(stale), 400, /more than a day old/)
       expect((await stream(seeded.bulkUrlId, `?start-token=${token}`)).status).toBe(200)

@@ -20,6 +20,7 @@ import { errorReply, HttpError, type Handler, type Reply, type RequestContext } 
 import type { ErrorReplyFor } from './router'
 import type { Router } from './router'
 import { tagDomain } from './tag-uri'
+import { clientAddressOf, type ClientAddress } from '../operations/client-address'
 
 /** docs/PROTOCOL.md: max-results defaults to 50; more than 200 is clamped to 200. */
 const DEFAULT_MAX_RESULTS = 50
@@ -30,14 +31,16 @@ export interface JsonOptions {
   rateLimit?: number
   /** Serves each user's live events stream through this; without it there is none, and events.json does not offer it. */
   liveEvents?: LiveEvents
+  /** Where a request comes from (the address the rate limit counts when it is not signed); its socket's peer when absent. */
+  clientAddress?: ClientAddress
 }
 
 /** A JSON route's handler; `client` names who asks (their API key when signed, else their address). */
 type JsonHandler = (context: RequestContext, client: string) => Reply | Promise<Reply>
 
-export function registerJsonRoutes(router: Router, store: Store, { rateLimit, liveEvents }: JsonOptions = {}): void {
+export function registerJsonRoutes(router: Router, store: Store, { rateLimit, liveEvents, clientAddress = clientAddressOf() }: JsonOptions = {}): void {
   const tokens = PagingTokens.of(store.secrets)
-  const json = jsonGuard(store, rateLimit)
+  const json = jsonGuard(store, rateLimit, clientAddress)
   const streams = new RenderCache(store)
   if (liveEvents) router.get('/users/:userId/events/live', json(userLiveEvents(store, liveEvents)))
   router
@@ -56,15 +59,14 @@ export function registerJsonRoutes(router: Router, store: Store, { rateLimit, li
 export const errorReplyFor: ErrorReplyFor = (path) => (path.endsWith('.json') ? jsonError : errorReply)
 
 /** Verifies a signed request, applies the rate limit, and turns every refusal into a JSON error. */
-function jsonGuard(store: Store, rateLimit: number | undefined): (handler: JsonHandler) => Handler {
+function jsonGuard(store: Store, rateLimit: number | undefined, clientAddress: ClientAddress): (handler: JsonHandler) => Handler {
   const verify = oauthVerifier(store)
   const limiter = rateLimit === undefined ? null : new RateLimiter(rateLimit)
   return (handler) => async (context) => {
     const { request, origin } = context
     try {
       const outcome = await verify(request, origin)
-      const client =
-        outcome.signed && outcome.ok ? `API key ${outcome.apiKey}` : `address ${request.socket.remoteAddress ?? ''}`
+      const client = outcome.signed && outcome.ok ? `API key ${outcome.apiKey}` : `address ${clientAddress(request)}`
       if (limiter) {
         const verdict = limiter.take(client)
         if (!verdict.allowed) {

@@ -31,6 +31,7 @@ import { checkPassword } from '../store/passwords'
 import { readBody } from './body'
 import { HttpError, type Handler, type Reply, type RequestContext } from './reply'
 import type { Router } from './router'
+import { clientAddressOf, type ClientAddress } from '../operations/client-address'
 
 /** How long a request token waits for the person to approve it and the application to exchange it. */
 export const REQUEST_TOKEN_LIFETIME_MS = 10 * 60_000
@@ -39,12 +40,13 @@ export const MAX_SIGN_IN_ATTEMPTS = 5
 /** Wrong verifiers sent for one request token; then it can no longer be exchanged. */
 export const MAX_VERIFIER_ATTEMPTS = 5
 
-export function registerOAuthRoutes(router: Router, store: Store): void {
-  const throttle = new SignInThrottle()
+/** `clientAddress` says which address a sign-in comes from, for its throttling (the socket's peer by default). */
+export function registerOAuthRoutes(router: Router, store: Store, clientAddress: ClientAddress = clientAddressOf()): void {
+  const throttle = new SignInThrottle(store.signInFailures)
   router
     .post(OAUTH_PATHS.requestToken, signed(store, 'consumer only', requestToken(store)))
     .get(OAUTH_PATHS.authorize, showAuthorizePage(store))
-    .post(OAUTH_PATHS.authorize, answerAuthorizePage(store, throttle))
+    .post(OAUTH_PATHS.authorize, answerAuthorizePage(store, throttle, clientAddress))
     .post(OAUTH_PATHS.accessToken, signed(store, 'request token', accessToken(store)))
     .get(OAUTH_PATHS.identify, signed(store, 'access token', identify(store)))
     .get(OAUTH_PATHS.sessionSyncScript, ofApplication(store, () => script(SESSION_SYNC_SCRIPT)))
@@ -155,7 +157,7 @@ function showAuthorizePage(store: Store): Handler {
 }
 
 /** POST /oauth/authorize: approve (with username and password) or deny. */
-function answerAuthorizePage(store: Store, throttle: SignInThrottle): Handler {
+function answerAuthorizePage(store: Store, throttle: SignInThrottle, clientAddress: ClientAddress): Handler {
   return async ({ request }) => {
     const form = await readForm(request)
     if (isPage(form)) return form
@@ -176,7 +178,7 @@ function answerAuthorizePage(store: Store, throttle: SignInThrottle): Handler {
         return approve(store, throttle, found, {
           username: form.get('username') ?? '',
           password: form.get('password') ?? '',
-          address: request.socket.remoteAddress ?? 'unknown',
+          address: clientAddress(request),
         })
       default:
         return signInProblemPage(400, 'Choose Approve or Deny', 'The form was sent without a choice. Go back and press Approve or Deny.')
@@ -193,7 +195,7 @@ interface SignIn {
 
 async function approve(store: Store, throttle: SignInThrottle, request: RequestToken, signIn: SignIn): Promise<Reply> {
   const { username, password, address } = signIn
-  const verdict = throttle.attempt(username, address)
+  const verdict = await throttle.attempt(username, address)
   if (!verdict.allowed) return signInPaused(request, username, verdict)
   const attempts = await store.oauth.countSignInAttempt(request.token)
   if (attempts > MAX_SIGN_IN_ATTEMPTS) return tooManyAttempts(request)
@@ -213,7 +215,7 @@ async function approve(store: Store, throttle: SignInThrottle, request: RequestT
       status: 401,
     })
   }
-  verdict.attempt.succeeded()
+  await verdict.attempt.succeeded()
   const verifier = await store.oauth.approve(request.token, account.userId)
   if (verifier === null) return alreadyAnswered(request)
   if (request.callback === 'oob') return verifierPage(request.applicationName, verifier)

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ATOM_MEDIA_TYPE, readEntry, type AtomEntry } from '../../src-protocol'
 import { readFixture } from '../../src-protocol/test-fixtures'
-import { expectError, ivy, melody, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
+import { expectError, filesUnder, ivy, melody, signedRequest, startTestService, type ServiceFixture } from '../testing/service-fixture'
 
 const DOT_GIF = 'R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=='
 
@@ -144,7 +144,7 @@ describe('UploadURI', () => {
     await expectError(await upload(uploadXml('dot.gif').replace('</content>', '')), 400, /not well-formed|ends inside/)
     await expectError(await upload(uploadXml('x.gif'), uploadUri, melody, { 'Content-Type': 'image/gif' }), 415, /Atom entry/)
     expect(storedFiles()).toHaveLength(before)
-    expect(readdirSync(join(service.dataDir, 'media', 'incoming'))).toEqual([])
+    expect(filesUnder(join(service.dataDir, 'media', 'incoming'))).toEqual([])
   })
 
   it("refuses another user's weblog (403) and unknown ones (404), and unsigned requests (401)", async () => {
@@ -175,7 +175,7 @@ describe('UploadURI', () => {
     expect(reused.status).toBe(422)
     const malformed = await upload(uploadXml('third.gif'), uploadUri, melody, { 'Idempotency-Key': ' ' })
     expect(malformed.status).toBe(400)
-    expect(readdirSync(join(service.dataDir, 'media', 'incoming'))).toEqual([])
+    expect(filesUnder(join(service.dataDir, 'media', 'incoming'))).toEqual([])
   })
 
   it('serves files by what the database names: no address reaches outside the media folder', async () => {

@@ -1,6 +1,7 @@
 // The service's store: everything it keeps lives in one data dir, its database too unless it is given another engine
 // (PostgreSQL, for several instances). Every method is asynchronous, as PostgreSQL is.
 import { join } from 'node:path'
+import type { NonceLedgerFactory } from '../../src-protocol'
 import { Applications } from './applications'
 import { BatchReads } from './batch-reads'
 import { Categories } from './categories'
@@ -15,11 +16,14 @@ import { OAuthCredentials } from './oauth'
 import { Posts } from './posts'
 import { Profiles } from './profiles'
 import { SecretBox } from './secret-box'
+import { sharedSecretBox } from './service-keys'
+import { SignInFailures } from './sign-in-failures'
 import { Comments, Favorites, Groups, Relationships } from './social'
 import { openPostgresEngine } from './postgres-engine'
 import { SqliteEngine } from './sqlite-engine'
 import { Users } from './users'
 import { Weblogs } from './weblogs'
+import { wsseNonceLedger } from './wsse-nonces'
 
 export type { Categories, Category, CategoryMatch } from './categories'
 export type { BatchReads } from './batch-reads'
@@ -34,6 +38,7 @@ export type { AccessTokenGrant, OAuthCredentials, RequestToken, RequestTokenStat
 export type { ContentKind, Post, PostFields, Posts } from './posts'
 export type { Person, Profile, Profiles } from './profiles'
 export type { Comment, CommentFormat, Comments, Favorites, Group, Groups, Membership, MembershipRole, NewComment, NewGroup, RelationshipKind, Relationships } from './social'
+export type { SignInFailures } from './sign-in-failures'
 export type { User, Users } from './users'
 export type { NewWeblog, Weblog, Weblogs } from './weblogs'
 
@@ -61,6 +66,10 @@ export interface Store {
   readonly comments: Comments
   readonly batch: BatchReads
   readonly secrets: SecretBox
+  /** Failed sign-ins per account and address, counted in the database (auth/sign-in-throttle.ts). */
+  readonly signInFailures: SignInFailures
+  /** Where the WSSE verifier keeps spent nonces: memory on SQLite, the database on PostgreSQL (wsse-nonces.ts). */
+  readonly wsseNonces: NonceLedgerFactory
   /**
    * Grows with every write that may change what a rendering shows, by this instance or (on PostgreSQL) any other
    * sharing the database: a rendering stays current while it is unchanged (routes/render-cache.ts). One read each.
@@ -75,12 +84,12 @@ export interface Store {
 }
 
 export interface StoreOptions {
-  /** A PostgreSQL URL (database-url.ts): the data there instead of the SQLite file in the data dir, which then holds
-   * the key and media only. */
+  /** A PostgreSQL URL (database-url.ts): the data, the keys, WSSE nonces and sign-in failures there instead of in
+   * the data dir, which then holds no more than the ownership lock (and media, without --media-dir). */
   database?: string
 }
 
-/** Opens the store in `dataDir`, creating the dir, its key and (without another engine) its database on first use. */
+/** Opens the store in `dataDir`, creating the dir and (without another engine) its key and database on first use. */
 export async function openStore(dataDir: string, options: StoreOptions = {}): Promise<Store> {
   prepareDataDir(dataDir)
   const databaseFile = join(dataDir, DATABASE_FILE)
@@ -89,8 +98,8 @@ export async function openStore(dataDir: string, options: StoreOptions = {}): Pr
   let writes: () => Promise<number>
   let secrets: SecretBox
   try {
-    secrets = SecretBox.openOrCreate(join(dataDir, SECRET_KEY_FILE))
     if (options.database === undefined) {
+      secrets = SecretBox.openOrCreate(join(dataDir, SECRET_KEY_FILE))
       const sqlite = SqliteEngine.open(databaseFile)
       db = sqlite
       writes = () => Promise.resolve(sqlite.writes)
@@ -98,6 +107,10 @@ export async function openStore(dataDir: string, options: StoreOptions = {}): Pr
       const postgres = await openPostgresEngine(options.database)
       db = postgres
       writes = () => postgres.writeVersion()
+      secrets = await sharedSecretBox(postgres, join(dataDir, SECRET_KEY_FILE)).catch(async (error: unknown) => {
+        await postgres.close()
+        throw error
+      })
     }
   } catch (error) {
     lock.release()
@@ -125,6 +138,8 @@ export async function openStore(dataDir: string, options: StoreOptions = {}): Pr
     comments: new Comments(db),
     batch: new BatchReads(db),
     secrets,
+    signInFailures: new SignInFailures(db),
+    wsseNonces: wsseNonceLedger(db),
     writes,
     transaction: (work) => db.transaction(work),
     close: () =>

@@ -335,6 +335,33 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX posts_scheduled_by_issued ON posts (issued) WHERE scheduled = 1;
     `,
   },
+  {
+    version: 9,
+    name: 'state shared by instances: WSSE nonces, sign-in failures, service keys',
+    // What an instance kept in memory or in its data dir, so that several instances on one PostgreSQL database agree
+    // (store/shared-state.ts). One schema on both engines: SQLite keeps its WSSE nonces in memory and its key in the
+    // key file, as one process owns the file (ARCHITECTURE.md says why and what it measured).
+    sql: `
+      CREATE TABLE wsse_nonces (
+        username   TEXT NOT NULL,
+        nonce      TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        PRIMARY KEY (username, nonce)
+      ) WITHOUT ROWID;
+      CREATE INDEX wsse_nonces_by_user_expiry ON wsse_nonces (username, expires_at);
+      CREATE INDEX wsse_nonces_by_expiry ON wsse_nonces (expires_at);
+      CREATE TABLE sign_in_failures (
+        subject      TEXT PRIMARY KEY,
+        failures     INTEGER NOT NULL,
+        last_failure INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX sign_in_failures_by_time ON sign_in_failures (last_failure);
+      CREATE TABLE service_keys (
+        name TEXT PRIMARY KEY,
+        key  BLOB NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ]
 
 /**

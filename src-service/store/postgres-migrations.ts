@@ -358,6 +358,30 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX posts_scheduled_by_issued ON posts (issued) WHERE scheduled = 1;
     `,
   },
+  {
+    version: 9,
+    name: 'state shared by instances: WSSE nonces, sign-in failures, service keys',
+    sql: `
+      CREATE TABLE wsse_nonces (
+        username   TEXT NOT NULL,
+        nonce      TEXT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        PRIMARY KEY (username, nonce)
+      );
+      CREATE INDEX wsse_nonces_by_user_expiry ON wsse_nonces (username, expires_at);
+      CREATE INDEX wsse_nonces_by_expiry ON wsse_nonces (expires_at);
+      CREATE TABLE sign_in_failures (
+        subject      TEXT PRIMARY KEY,
+        failures     BIGINT NOT NULL,
+        last_failure BIGINT NOT NULL
+      );
+      CREATE INDEX sign_in_failures_by_time ON sign_in_failures (last_failure);
+      CREATE TABLE service_keys (
+        name TEXT PRIMARY KEY,
+        key  bytea NOT NULL
+      );
+    `,
+  },
 ]
 
 /** Migration 6's url ids for `table`'s rows, as migrations.ts gives them, through url_id_given/url_id_forgotten. */

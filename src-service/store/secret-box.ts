@@ -1,6 +1,7 @@
 // Encryption at rest for secrets the service must be able to read back, such as API passwords (WSSE digests are
-// computed over the password itself, so it cannot be hashed). The key lives in its own file beside the database,
-// so a copy of the database alone reveals nothing.
+// computed over the password itself, so it cannot be hashed). On SQLite the key lives in its own file beside the
+// database, so a copy of the database alone reveals nothing; on PostgreSQL it is in the database (service-keys.ts),
+// where every instance finds the same one.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { SetupError } from '../setup-error'
@@ -24,14 +25,18 @@ export class SecretBox {
   /** Reads the key in `keyFile`, creating it (owner-only) on first start. */
   static openOrCreate(keyFile: string): SecretBox {
     try {
-      writeFileSync(keyFile, randomBytes(KEY_BYTES), { mode: 0o600, flag: 'wx' })
+      writeFileSync(keyFile, newSecretKey(), { mode: 0o600, flag: 'wx' })
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
     }
-    const key = readFileSync(keyFile)
+    return SecretBox.withKey(readFileSync(keyFile), keyFile)
+  }
+
+  /** A box with `key`, read from `where` (named if the key is damaged). */
+  static withKey(key: Buffer, where: string): SecretBox {
     if (key.length !== KEY_BYTES) {
       throw new SetupError(
-        `${keyFile} is damaged (${key.length} bytes instead of ${KEY_BYTES}). Restore it from a backup; ` +
+        `The key in ${where} is damaged (${key.length} bytes instead of ${KEY_BYTES}). Restore it from a backup; ` +
           'without it the stored API passwords cannot be read.',
       )
     }
@@ -69,8 +74,13 @@ export class SecretBox {
     return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8')
   }
 
-  /** A secret that is stable for this data dir and never stored, distinct for each `purpose`. */
+  /** A secret that is stable for this key (this data dir, or every instance on one PostgreSQL) and never stored, distinct for each `purpose`. */
   derive(purpose: string): string {
     return Buffer.from(hkdfSync('sha256', this.#key, Buffer.alloc(0), purpose, 18)).toString('base64url')
   }
+}
+
+/** A new random key for a SecretBox. */
+export function newSecretKey(): Buffer {
+  return randomBytes(KEY_BYTES)
 }

@@ -1,5 +1,5 @@
 // A real service on 127.0.0.1 and a fresh temp data dir, for tests.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, type Dirent } from 'node:fs'
 import { request, type IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -153,4 +153,9 @@ export const ivy: TestAccount = {
   displayName: 'Ivy Nelson',
   loginPassword: 'login-password-of-ivy',
   weblogs: [{ title: 'Cargo culte', slug: 'cargo-culte' }],
+}
+
+/** The files under `folder`, however deep (each instance's arrivals have a folder of their own in media/incoming/). */
+export function filesUnder(folder: string): Dirent[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())
 }

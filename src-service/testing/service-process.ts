@@ -64,6 +64,12 @@ export interface ServiceProcessOptions {
   databaseOf?: string
   /** A PostgreSQL URL (`--database`) whatever the engine under test: a bench's own cluster, or several instances. */
   database?: string
+  /** --media-dir: uploads, photos and avatars in this folder (shared by instances) instead of the data dir. */
+  mediaDir?: string
+  /** --trust-proxy: addresses whose X-Forwarded-For names the client. */
+  trustProxy?: readonly string[]
+  /** --rate-limit: JSON requests a minute per client. */
+  rateLimit?: number
 }
 
 /**
@@ -85,6 +91,9 @@ export async function startServiceProcess(dataDir: string, port = 0, options: Se
     ...(options.logJson ? ['--log', 'json'] : []),
     ...(options.drainDelaySeconds === undefined ? [] : ['--drain-delay', String(options.drainDelaySeconds)]),
     ...(options.publicOrigin === undefined ? [] : ['--public-origin', options.publicOrigin]),
+    ...(options.mediaDir === undefined ? [] : ['--media-dir', options.mediaDir]),
+    ...(options.trustProxy === undefined ? [] : ['--trust-proxy', options.trustProxy.join(',')]),
+    ...(options.rateLimit === undefined ? [] : ['--rate-limit', String(options.rateLimit)]),
   ])
   return { ...started, port: Number(new URL(started.url).port), dataDir, sandbox: readSandboxFile(dataDir) }
 }
