@@ -212,7 +212,7 @@ function DraftEditor({ draft, historyOpen, undoError, onHistoryOpen, onRestored 
     }),
     [describeImage, showImageProperties],
   )
-  const extensions = useMemo(() => postExtensions(images, stickyBarsOver), [images])
+  const extensions = useMemo(() => postExtensions(images), [images])
 
   const editor = useEditor({
     // EditorText gives it the post and mounts it, once its place is in the page.
@@ -315,7 +315,8 @@ function DraftEditor({ draft, historyOpen, undoError, onHistoryOpen, onRestored 
     const { from, to } = editor.state.selection
     const caret = editor.view.coordsAtPos(from)
     const box = frame.current.getBoundingClientRect()
-    const at = { top: caret.bottom - box.top + 6, left: Math.max(0, Math.min(caret.left - box.left, box.width - 340)) }
+    // The page scrolls: the popover is placed in what it scrolls, not in the part of it shown.
+    const at = { top: caret.bottom - box.top + frame.current.scrollTop + 6, left: Math.max(0, Math.min(caret.left - box.left, box.width - 340)) }
     // Drawn (and its field focused) before this key press ends: the next key goes to the address, never the text.
     flushSync(() => setLink({ range: { from, to }, at }))
   }
@@ -557,13 +558,6 @@ function EditorText({ editor, html, hidden }: { editor: Editor; html: string; hi
     return () => editor.unmount()
   }, [editor, openingHtml])
   return <div ref={place} className={classNames('post-editor__content', hidden && 'post-editor__content--hidden')} />
-}
-
-/** The editor's bars stay at the top and bottom of the pane the text scrolls in, over it. */
-function stickyBarsOver(text: HTMLElement): { top: number; bottom: number } {
-  const editor = text.closest('.post-editor')
-  const height = (selector: string) => editor?.querySelector(selector)?.getBoundingClientRect().height ?? 0
-  return { top: height('.post-editor__chrome'), bottom: height('.post-editor__footer') }
 }
 
 function SaveIndicator({ session }: { session: DraftSession }) {

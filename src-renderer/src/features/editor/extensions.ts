@@ -38,10 +38,7 @@ export interface ImageServices {
   showImageProperties(): void
 }
 
-/** What covers the top and bottom of the pane the text (given) scrolls in, such as sticky toolbars, in pixels. */
-export type ScrollInsets = (text: HTMLElement) => { top: number; bottom: number }
-
-export function postExtensions(images: ImageServices, scrollInsets: ScrollInsets): Extensions {
+export function postExtensions(images: ImageServices): Extensions {
   return [
     // Its gap cursor and trailing paragraph stay: the caret can sit before and after an image, and a post never ends
     // in one with no line after it to type on.
@@ -59,10 +56,10 @@ export function postExtensions(images: ImageServices, scrollInsets: ScrollInsets
     PostImage.configure({ previewOf: images.previewOf, onImageError: images.onImageError, showImageProperties: images.showImageProperties }),
     ImageIntake.configure(images),
     EmptyDocumentHint,
-    ScrollInFrame.configure({ insets: scrollInsets }),
+    ScrollInFrame,
     TypingStaysInTheText,
     SelectionKeptByProseMirror,
-    CaretKeys.configure({ pageOf: (view) => pageOf(view.dom, scrollInsets), revealCaret: (view) => scrollCaretIntoView(view, scrollInsets(view.dom)) }),
+    CaretKeys.configure({ pageOf: (view) => pageOf(view.dom), revealCaret: scrollCaretIntoView }),
     ImageGuard,
     FindInPost,
   ]
@@ -363,13 +360,9 @@ const CARET_MARGIN_PX = 24
  * Brings the caret into view in the next frame rather than at once. Finding where the caret is lays the page out,
  * which the frame does anyway; done on every keystroke, a long post would be laid out twice per key.
  */
-const ScrollInFrame = Extension.create<{ insets: ScrollInsets }>({
+const ScrollInFrame = Extension.create({
   name: 'scrollInFrame',
-  addOptions() {
-    return { insets: () => ({ top: 0, bottom: 0 }) }
-  },
   addProseMirrorPlugins() {
-    const { insets } = this.options
     let frame = 0
     return [
       new Plugin({
@@ -378,7 +371,7 @@ const ScrollInFrame = Extension.create<{ insets: ScrollInsets }>({
           handleScrollToSelection(view) {
             frame ||= requestAnimationFrame(() => {
               frame = 0
-              if (!view.isDestroyed) scrollCaretIntoView(view, insets(view.dom))
+              if (!view.isDestroyed) scrollCaretIntoView(view)
             })
             return true
           },
@@ -388,22 +381,21 @@ const ScrollInFrame = Extension.create<{ insets: ScrollInsets }>({
   },
 })
 
-function scrollCaretIntoView(view: EditorView, insets: { top: number; bottom: number }): void {
+function scrollCaretIntoView(view: EditorView): void {
   const scroller = scrollerOf(view.dom)
   const caret = view.coordsAtPos(view.state.selection.head)
   const pane = scroller === document.scrollingElement ? { top: 0, bottom: window.innerHeight } : scroller.getBoundingClientRect()
-  const top = pane.top + insets.top + CARET_MARGIN_PX
-  const bottom = pane.bottom - insets.bottom - CARET_MARGIN_PX
+  const top = pane.top + CARET_MARGIN_PX
+  const bottom = pane.bottom - CARET_MARGIN_PX
   if (caret.top < top) scroller.scrollTop -= top - caret.top
   else if (caret.bottom > bottom) scroller.scrollTop += caret.bottom - bottom
 }
 
-/** The pane the text scrolls in, and the height of the text visible in it between the bars: a page, for PageDown. */
-function pageOf(text: HTMLElement, insets: ScrollInsets): { scroller: Element; height: number } {
+/** The pane the text scrolls in (the bars are outside it) and the height shown in it: a page, for PageDown. */
+function pageOf(text: HTMLElement): { scroller: Element; height: number } {
   const scroller = scrollerOf(text)
-  const { top, bottom } = insets(text)
   const paneHeight = scroller === document.scrollingElement ? window.innerHeight : scroller.clientHeight
-  return { scroller, height: Math.max(paneHeight - top - bottom - 2 * CARET_MARGIN_PX, CARET_MARGIN_PX) }
+  return { scroller, height: Math.max(paneHeight - 2 * CARET_MARGIN_PX, CARET_MARGIN_PX) }
 }
 
 const scrollers = new WeakMap<HTMLElement, Element>()
