@@ -54,6 +54,8 @@ export interface ServiceOptions {
   liveStreams?: LiveStreamOptions | false
   /** Offer each album's and list's contents as a feed (`service.feed`); false serves none, as other servers. */
   collectionFeeds?: boolean
+  /** Keep only the first this many of an entry's categories (Movable Type keeps one); all of them when absent. */
+  categoriesPerPost?: number
   /** The service's clock: when a post is stored, and when a scheduled one goes public. The system's when absent. */
   clock?: ServiceClock
   /** Where a JSON line for each request and error goes (`--log json`); none when absent. */
@@ -85,6 +87,7 @@ export async function createService({
   wsseNoncesPerUser,
   liveStreams = {},
   collectionFeeds = true,
+  categoriesPerPost,
   clock = systemClock,
   log,
 }: ServiceOptions): Promise<Service> {
@@ -97,7 +100,7 @@ export async function createService({
     const sandbox = demo ? await ensureDemoAccount(store, media, files) : null
     const withWsse = wsseGuard(store.users, store.wsseNonces, wsseNoncesPerUser)
     const router = new Router({ errorReplyFor }).get('/t/atom/weblog', withWsse(weblogRoot(store.weblogs)))
-    registerPostRoutes(router, store, withWsse, clock)
+    registerPostRoutes(router, store, withWsse, clock, categoriesPerPost)
     registerListRoutes(router, store, withWsse, createLookups({ catalogueFile: files.catalogueFile, ...lookup }), collectionFeeds)
     registerMediaRoutes(router, store, media, withWsse, collectionFeeds)
     registerOAuthRoutes(router, store, clientAddress)

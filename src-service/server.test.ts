@@ -137,6 +137,7 @@ describe('npm run service', () => {
     [['--port', 'eighty', '--data-dir', 'x'], /--port must be a number from 0 to 65535/],
     [['--port', '0'], /--data-dir is missing/],
     [['--data-dir', 'x'], /--port is missing/],
+    [['--port', '0', '--data-dir', 'x', '--categories-per-post', '0'], /--categories-per-post must be a whole number of categories above 0, not "0"/],
   ])('refuses %j with a one-line message', async (args, message) => {
     const { code, stdout, stderr } = await run(args).exited
     expect(code).toBe(2)

@@ -118,6 +118,7 @@ const flags = {
   resources: { type: 'string', value: '<dir>', help: "the folder holding catalogue/ and demo-photos/; the repo's resources/ by default" },
   'no-live': { type: 'boolean', help: 'serve no live event streams (events.json is polled), as a server without that extension' },
   'no-collection-feeds': { type: 'boolean', help: 'serve no feeds of albums and lists (no service.feed), as a server without that extension' },
+  'categories-per-post': { type: 'string', value: '<n>', help: "keep only the first n of an entry's categories (Movable Type keeps 1); all by default" },
   'public-origin': { type: 'string', value: '<url>', help: "where clients reach the service, if not at its own address (a load balancer's); hrefs start with it" },
   'drain-delay': { type: 'string', value: '<seconds>', help: 'on SIGTERM, answer /ready with 503 this long before no longer listening (behind a balancer)' },
   log: { type: 'string', value: 'json|none', help: 'json: a JSON line on stdout for each request, start, stop and error; none (default): only the listening line' },
@@ -173,6 +174,10 @@ export function parseArguments(args: readonly string[]): StartOptions {
   if (resources !== undefined) options.resources = resources
   if (values['no-live']) options.liveStreams = false
   if (values['no-collection-feeds']) options.collectionFeeds = false
+  const categoriesPerPost = text('categories-per-post')
+  if (categoriesPerPost !== undefined) {
+    options.categoriesPerPost = parsePositive('--categories-per-post', categoriesPerPost, /^\d+$/, 'a whole number of categories')
+  }
   const publicOrigin = text('public-origin')
   if (publicOrigin !== undefined) options.publicOrigin = parseOrigin(publicOrigin)
   const drainDelay = text('drain-delay')

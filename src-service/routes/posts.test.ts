@@ -344,6 +344,40 @@ describe('weblog posts over Atom', () => {
   })
 })
 
+describe('a service keeping only the first category of an entry (--categories-per-post 1, as Movable Type)', () => {
+  let service: ServiceFixture
+  let feed: string
+  beforeAll(async () => {
+    service = await startTestService([melody, ivy], addCategories, undefined, { categoriesPerPost: 1 })
+    feed = `${service.origin}/t/atom/weblog/blog_id=1`
+  })
+  afterAll(() => service.dispose())
+
+  const subjectsOf = async (response: Response) => readEntry(await response.text()).subjects
+  const three = '<dc:subject>Travel</dc:subject><dc:subject>Music</dc:subject><category term="Food"/>'
+
+  it('files a new post under the first category named, drops the rest without an error, and says so in its entry', async () => {
+    const created = await signedRequest(feed, melody, { method: 'POST', body: entryXml({ extra: three }) })
+    expect(created.status).toBe(201)
+    const location = created.headers.get('location')!
+    expect(await subjectsOf(created)).toEqual(['Travel'])
+    expect(await subjectsOf(await signedRequest(location, melody))).toEqual(['Travel'])
+  })
+
+  it('keeps the first of a replacement’s categories too, and still refuses one the weblog does not have', async () => {
+    const created = await signedRequest(feed, melody, { method: 'POST', body: entryXml() })
+    const location = created.headers.get('location')!
+    const replaced = await signedRequest(location, melody, {
+      method: 'PUT',
+      body: entryXml({ extra: '<dc:subject>Music</dc:subject><dc:subject>Travel</dc:subject>' }),
+    })
+    expect(replaced.status).toBe(200)
+    expect(await subjectsOf(replaced)).toEqual(['Music'])
+    const unknown = await signedRequest(feed, melody, { method: 'POST', body: entryXml({ extra: '<dc:subject>Music</dc:subject><dc:subject>Knitting</dc:subject>' }) })
+    await expectError(unknown, 400, /no category "Knitting"/)
+  })
+})
+
 describe('weblog feed pages', () => {
   const POSTS = 45
   let service: ServiceFixture

@@ -21,6 +21,7 @@ export function registerPostRoutes(
   store: Store,
   withWsse: (handler: AuthenticatedHandler) => Handler,
   clock: ServiceClock,
+  categoriesPerPost = Infinity,
 ): void {
   const feed = '/t/atom/weblog/blog_id=:blogId'
   const entry = `${feed}/entry_id=:entryId`
@@ -29,10 +30,10 @@ export function registerPostRoutes(
     return { key: `weblog ${weblog.id}`, feed: weblogFeed(store, weblog, user, origin) }
   })
   router
-    .post(feed, withWsse(createPost(store, clock)))
+    .post(feed, withWsse(createPost(store, clock, categoriesPerPost)))
     .get(`${feed}/svc=categories`, withWsse(categoryList(store)))
     .get(entry, withWsse(readPost(store)))
-    .put(entry, withWsse(replacePost(store, clock)))
+    .put(entry, withWsse(replacePost(store, clock, categoriesPerPost)))
     .delete(entry, withWsse(deletePost(store)))
   registerWeblogPages(router, store, clock)
 }
@@ -52,7 +53,7 @@ function weblogFeed(store: Store, weblog: Weblog, user: User, origin: string): P
   }
 }
 
-function createPost(store: Store, clock: ServiceClock): AuthenticatedHandler {
+function createPost(store: Store, clock: ServiceClock, categoriesPerPost: number): AuthenticatedHandler {
   return async ({ request, origin, params }, user) => {
     const weblog = await ownedWeblog(store, user, params['blogId'])
     const xml = await readAtomBody(request, MAX_ENTRY_BYTES)
@@ -64,7 +65,7 @@ function createPost(store: Store, clock: ServiceClock): AuthenticatedHandler {
 
       const draft = draftFromEntry(entryFromBody(xml, request, origin))
       const createdAt = w3cNow(clock)
-      const fields = await postFields(store, weblog, draft, createdAt)
+      const fields = await postFields(store, weblog, draft, createdAt, categoriesPerPost)
       const post = await store.posts.create(weblog.id, user.id, fields, createdAt)
       // A scheduled post's event waits for its date (scheduled-posts.ts).
       if (!post.scheduled) await store.events.record({ actorId: user.id, verb: 'NewAsset', objectType: 'Post', objectId: post.id, published: createdAt })
@@ -87,12 +88,12 @@ function readPost(store: Store): AuthenticatedHandler {
  * PUT replaces the post with what the entry describes (an entry without content or categories leaves the post
  * without them), except its date: a post keeps it when the entry leaves <issued> out.
  */
-function replacePost(store: Store, clock: ServiceClock): AuthenticatedHandler {
+function replacePost(store: Store, clock: ServiceClock, categoriesPerPost: number): AuthenticatedHandler {
   return async ({ request, origin, params }, user) => {
     const weblog = await ownedWeblog(store, user, params['blogId'])
     const existing = await postOf(store, user, weblog, params['entryId'])
     const draft = draftFromEntry(entryFromBody(await readAtomBody(request, MAX_ENTRY_BYTES), request, origin))
-    const fields = await postFields(store, weblog, draft, existing.issued)
+    const fields = await postFields(store, weblog, draft, existing.issued, categoriesPerPost)
     const post = await store.transaction(() => store.posts.update(existing.id, fields, w3cNow(clock)))
     return entryReply(200, post, weblog, user, origin)
   }
@@ -128,8 +129,17 @@ function entryReply(
   return { ...atomReply(status, body, headers), body }
 }
 
-/** The draft as a post of `weblog`: every subject must be one of the weblog's categories (spec §2.7). */
-async function postFields(store: Store, weblog: Weblog, draft: PostDraft, defaultIssued: string): Promise<PostFields> {
+/**
+ * The draft as a post of `weblog`: every subject must be one of the weblog's categories (spec §2.7). Only the first
+ * `categoriesPerPost` of them are kept, the rest dropped without a word, as Movable Type keeps the first one.
+ */
+async function postFields(
+  store: Store,
+  weblog: Weblog,
+  draft: PostDraft,
+  defaultIssued: string,
+  categoriesPerPost: number,
+): Promise<PostFields> {
   // Most posts name no category: no look-up for them.
   const { found, unknown } =
     draft.subjects.length === 0 ? { found: [], unknown: [] } : await store.categories.match(weblog.id, draft.subjects)
@@ -146,7 +156,7 @@ async function postFields(store: Store, weblog: Weblog, draft: PostDraft, defaul
     )
   }
   const { title, content, contentKind, summary } = draft
-  return { title, content, contentKind, summary, issued: draft.issued ?? defaultIssued, categories: found }
+  return { title, content, contentKind, summary, issued: draft.issued ?? defaultIssued, categories: found.slice(0, categoriesPerPost) }
 }
 
 /** The post an EditURI names: 403 when it is another user's, 404 when it is not in this weblog. */

@@ -54,6 +54,8 @@ export interface ServiceProcessOptions {
   noLiveStreams?: boolean
   /** --no-collection-feeds: no feeds of albums and lists, as servers other than Blogdesk's. */
   noCollectionFeeds?: boolean
+  /** --categories-per-post: only the first this many of an entry's categories are kept, as Movable Type keeps one. */
+  categoriesPerPost?: number
   /** --log json: a JSON line on stdout for each request, start, stop and error (output() has them). */
   logJson?: boolean
   /** --drain-delay: on SIGTERM, /ready answers 503 this long before the service stops listening. */
@@ -88,6 +90,7 @@ export async function startServiceProcess(dataDir: string, port = 0, options: Se
     ...simulate,
     ...(options.noLiveStreams ? ['--no-live'] : []),
     ...(options.noCollectionFeeds ? ['--no-collection-feeds'] : []),
+    ...(options.categoriesPerPost === undefined ? [] : ['--categories-per-post', String(options.categoriesPerPost)]),
     ...(options.logJson ? ['--log', 'json'] : []),
     ...(options.drainDelaySeconds === undefined ? [] : ['--drain-delay', String(options.drainDelaySeconds)]),
     ...(options.publicOrigin === undefined ? [] : ['--public-origin', options.publicOrigin]),

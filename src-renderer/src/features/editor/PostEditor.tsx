@@ -469,7 +469,7 @@ function DraftEditor({ draft, historyOpen, undoError, onHistoryOpen, onRestored 
               />
             </Suspense>
           </div>
-          <PostProperties draft={draft} summary={summary} readOnly={readOnly} onChange={(properties) => session.propertiesChanged(properties)} />
+          <PostProperties draft={draft} categories={categories} summary={summary} readOnly={readOnly} onChange={(properties) => session.propertiesChanged(properties)} />
           <EditorText editor={editor} html={draft.content} hidden={source !== null} />
           {source !== null && (
             <SourceEditor

@@ -6,6 +6,8 @@ import './post-properties.css'
 
 export interface PostPropertiesProps {
   draft: PostDraft
+  /** The categories chosen now (the picker's; `draft` has them as the editor opened). */
+  categories: readonly string[]
   /** The draft as last announced: what the weblog kept of its categories. */
   summary: DraftSummary
   readOnly: boolean
@@ -17,7 +19,7 @@ export interface PostPropertiesProps {
  * later schedules it) and the excerpt (Atom `summary`). Folded away until opened; opened at once when either is set.
  * Below it, the categories the weblog did not keep, said plainly.
  */
-export function PostProperties({ draft, summary, readOnly, onChange }: PostPropertiesProps) {
+export function PostProperties({ draft, categories, summary, readOnly, onChange }: PostPropertiesProps) {
   const [issued, setIssued] = useState<string | null>(draft.issued)
   const [excerpt, setExcerpt] = useState(draft.summary)
   const id = useId()
@@ -87,7 +89,7 @@ export function PostProperties({ draft, summary, readOnly, onChange }: PostPrope
       {summary.droppedCategories.length > 0 && (
         <Alert tone="warning" title="The weblog did not keep every category" className="post-properties__dropped">
           <p>
-            It filed the post under {draft.categories.filter((name) => !summary.droppedCategories.includes(name)).join(', ') || 'no category'} and
+            It filed the post under {categories.filter((name) => !summary.droppedCategories.includes(name)).join(', ') || 'no category'} and
             dropped {summary.droppedCategories.map((name) => `“${name}”`).join(', ')}. Its server keeps fewer categories than were sent
             (Movable Type keeps only the first): choose the one that matters most first, or set the others on the weblog’s own site.
           </p>
