@@ -39,7 +39,9 @@ export class SignInFailures {
   /**
    * Counts a failure for every subject, or for none when one of them is paused: then says which (its index) and for
    * how long. Failures older than `forgetBefore` no longer count. Each count is one conditional upsert, so attempts
-   * made together, on any instance, are counted one after the other and cannot all slip past a pause.
+   * made together, on any instance, are counted one after the other and cannot all slip past a pause. A subject still
+   * within its free failures is never held: an attempt that waited for the row can carry a `now` older than the
+   * last failure another one just wrote, which a pause of zero would otherwise take for a pause still running.
    */
   async count(subjects: readonly CountedSubject[], now: number, forgetBefore: number): Promise<FailureCount> {
     await this.#sweep(now, forgetBefore)
@@ -54,6 +56,7 @@ export class SignInFailures {
                failures = CASE WHEN sign_in_failures.last_failure < :forgetBefore THEN 1 ELSE sign_in_failures.failures + 1 END,
                last_failure = :now
              WHERE sign_in_failures.last_failure < :forgetBefore
+               OR sign_in_failures.failures < ${policy.free}
                OR sign_in_failures.last_failure + ${pauseAfter('sign_in_failures.failures', policy)} <= :now
              RETURNING failures`,
             params,
