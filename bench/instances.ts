@@ -16,7 +16,7 @@ import { canMeasureMemory, makeLargeJpeg, measurePhotoPost, photoEntryBody } fro
 import { createTestDatabase } from '../src-service/testing/postgres'
 import { startServiceProcess, type ServiceProcess } from '../src-service/testing/service-process'
 import { drive, type LoadRequest, type LoadResult } from './load'
-import { checked } from './photo'
+import { checked, growthRow } from './photo'
 import type { BenchRow } from './table'
 
 const CONCURRENCY = 16
@@ -158,13 +158,7 @@ async function measurePhoto(dir: string): Promise<BenchRow[]> {
     const cold = await checked(measurePhotoPost(service, body))
     await checked(measurePhotoPost(service, body))
     const warm = await checked(measurePhotoPost(service, body))
-    const growth = (name: string, bytes: number, target?: string): BenchRow => ({
-      name,
-      value: bytes / MIB,
-      unit: 'MiB',
-      ratio: bytes / photo.length,
-      ...(target ? { target } : {}),
-    })
+    const growth = growthRow(photo.length)
     return [
       { name: `photo POST on PostgreSQL (${(photo.length / MIB).toFixed(1)} MiB JPEG): throughput`, value: photo.length / MIB / warm.seconds, unit: 'MiB/s' },
       growth('photo POST on PostgreSQL, warmed instance: peak RSS growth', warm.peakGrowthBytes, '≤ 1× the photo'),

@@ -28,13 +28,7 @@ export async function runPhotoBench(): Promise<BenchRow[]> {
       measurePost(service.pid, `${service.url}/nothing-reads-this`, body, { 'Content-Type': 'application/x.atom+xml' }),
     )
     const photoMiB = photo.length / MIB
-    const growth = (name: string, bytes: number, target?: string): BenchRow => ({
-      name,
-      value: bytes / MIB,
-      unit: 'MiB',
-      ratio: bytes / photo.length,
-      ...(target ? { target } : {}),
-    })
+    const growth = growthRow(photo.length)
     return [
       { name: `photo POST (${photoMiB.toFixed(1)} MiB JPEG, ${(body.length / MIB).toFixed(1)} MiB body): throughput`, value: photoMiB / warm.seconds, unit: 'MiB/s' },
       growth('photo POST, warmed service: peak RSS growth', warm.peakGrowthBytes, '≤ 1× the photo'),
@@ -62,4 +56,15 @@ export async function checked(measuring: Promise<MeasuredRequest>): Promise<Meas
   const measured = await measuring
   if (measured.status !== 201) throw new Error(`The photo POST answered ${measured.status}: ${measured.responseBody}`)
   return measured
+}
+
+/** A row of memory growth in MiB, its ratio to the photo's size. */
+export function growthRow(photoBytes: number) {
+  return (name: string, bytes: number, target?: string): BenchRow => ({
+    name,
+    value: bytes / MIB,
+    unit: 'MiB',
+    ratio: bytes / photoBytes,
+    ...(target ? { target } : {}),
+  })
 }

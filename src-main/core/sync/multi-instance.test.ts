@@ -76,7 +76,7 @@ describe('the desktop core publishing through haproxy to two instances on one Po
     database = await createTestDatabase({ migrated: true })
     dir = await mkdtemp(join(tmpdir(), 'blogdesk-multi-instance-'))
     balancerPort = await freePort()
-    // The demo is seeded once, in the database; b gets a's data dir for the keys that still live there (issue 16).
+    // The demo is seeded once, in the database (keys included); b starts from a copy of a's data dir, its media.
     const seeded = await start('a')
     credentials = { username: seeded.sandbox.username, password: seeded.sandbox.apiPassword }
     await seeded.stop()
