@@ -63,6 +63,12 @@ export interface AnswerToJudge {
   url: string
 }
 
+/**
+ * Blogdesk's service refusing a WSSE nonce it has seen. (Movable Type's "Nonce already used" stays a sign-in failure: it
+ * also answers so for a nonce whose earlier attempt failed.)
+ */
+const REPLAY_REFUSED = /\(a replayed request\)/
+
 /** The WSSE window is five minutes; a server clock further off than this explains an auth failure. */
 const CLOCK_SKEW_TOLERANCE_MS = 4 * 60 * 1000
 
@@ -77,6 +83,11 @@ export function answerFailure(answer: AnswerToJudge): RequestFailure {
 
   // Movable Type answers a bad digest or a stale Created with 403 plus a WSSE challenge; others use 401.
   if (status === 401 || (status === 403 && answer.headers.get('www-authenticate') !== null)) {
+    // Each header Blogdesk makes has a fresh nonce, so a replay refused is a copy sent again on the way (a load
+    // balancer retrying on another instance after the first died with the request): the first may have landed.
+    if (REPLAY_REFUSED.test(serverSays)) {
+      return failure('outcome-unknown', `${host} refused a copy of this request that was sent again on the way${quoted}. The first may have arrived, so Blogdesk checks before sending it again.`)
+    }
     return signInFailure(answer, host, serverSays, quoted)
   }
   if (status === 404 || status === 410 || isMovableTypeMissingId(status, serverSays)) {
