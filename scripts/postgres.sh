@@ -80,9 +80,13 @@ if [ "$started" != yes ]; then
   exit 1
 fi
 
+# pg_signal_backend: a test's DROP DATABASE … WITH (FORCE) must also end an autovacuum worker that happens to be busy in
+# that database, and such a worker runs as no role, so without it the drop fails now and then ("must be a member of the
+# role whose process is being terminated").
 password=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
 "${as_owner[@]}" "$bin/psql" -q -h "$folder/socket" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 \
   -c "CREATE ROLE blogdesk LOGIN CREATEDB PASSWORD '$password'" \
+  -c "GRANT pg_signal_backend TO blogdesk" \
   -c "CREATE DATABASE blogdesk OWNER blogdesk" >/dev/null
 
 export BLOGDESK_TEST_POSTGRES_URL="postgres://blogdesk:$password@127.0.0.1:$port/blogdesk"
