@@ -125,14 +125,28 @@ test('in a 50,000-word post, find counts every match, Shift+Enter goes round to 
   await expect(editor.findBar.getByRole('searchbox', { name: 'Find' })).toBeFocused()
   await keyboard.type('lighthouse')
   await expect(editor.findCount).toHaveText('1 of 100', LONG_STEP)
-  await expect(editor.highlightedMatches).toHaveCount(100, LONG_STEP)
+  // Every match on screen is highlighted; those far off are not drawn until the pane comes near them.
+  const allOnScreenHighlighted = async (where: string) => {
+    const onScreen = await editor.matchesOnScreen('lighthouse')
+    expect(onScreen.shown, `some matches are on screen ${where}`).toBeGreaterThan(0)
+    expect(onScreen.highlighted, `every match on screen is highlighted ${where}`).toBe(onScreen.shown)
+  }
+  await allOnScreenHighlighted('at the first match')
+  expect(await editor.highlightedMatches.count(), 'not all 100 are drawn').toBeLessThan(100)
   await keyboard.press('Shift+Enter')
   await expect(editor.findCount, 'Shift+Enter from the first goes round to the last').toHaveText('100 of 100', LONG_STEP)
   await expect(editor.text.locator('.find-match--current'), 'the last match, at the end of the post, is brought into view').toBeInViewport()
+  await allOnScreenHighlighted('at the last match')
   await saveScreenshot(app.page, testInfo, 'find-replace-50000-words.png')
   await app.page.emulateMedia({ colorScheme: 'dark' })
   await saveScreenshot(app.page, testInfo, 'find-replace-50000-words-dark.png')
   await app.page.emulateMedia({ colorScheme: null })
+  // Scrolled far back, to the middle of the post (as a scroll bar dragged there would).
+  await editor.text.getByText('At mile 1250 the lighthouse').evaluate((paragraph) => paragraph.scrollIntoView({ block: 'center' }))
+  await expect
+    .poll(async () => (await editor.matchesOnScreen('lighthouse')).highlighted, { message: 'scrolled to the middle, its matches are highlighted', ...LONG_STEP })
+    .toBeGreaterThan(0)
+  await allOnScreenHighlighted('in the middle of the post')
 
   await keyboard.press('ControlOrMeta+h')
   await keyboard.type('beacon')

@@ -112,6 +112,32 @@ export class EditorModel {
     return this.text.locator('.find-match')
   }
 
+  /**
+   * Each occurrence of `word` (any case) the text shows on screen, and whether it is highlighted: what a writer sees
+   * of the matches, whichever part of the post is scrolled into view.
+   */
+  async matchesOnScreen(word: string): Promise<{ shown: number; highlighted: number }> {
+    return this.text.evaluate((text, sought) => {
+      const pane = text.closest('.post-editor__page')!.getBoundingClientRect()
+      const walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT)
+      let shown = 0
+      let highlighted = 0
+      const pattern = new RegExp(sought, 'gi')
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const found of (node.textContent ?? '').matchAll(pattern)) {
+          const range = document.createRange()
+          range.setStart(node, found.index)
+          range.setEnd(node, found.index + found[0].length)
+          const box = range.getBoundingClientRect()
+          if (box.bottom <= pane.top || box.top >= pane.bottom) continue
+          shown++
+          if (node.parentElement?.closest('.find-match, .find-match--current')) highlighted++
+        }
+      }
+      return { shown, highlighted }
+    }, word)
+  }
+
   get saveState(): Locator {
     return this.editor.locator('.save-indicator')
   }

@@ -13,6 +13,7 @@ import { FindInPost } from './find'
 import { sanitizeHtml } from './html'
 import { IMAGE_PARSE_RULES, imageAttributes, propertiesOf, renderImage } from './image-figure'
 import { ImageGuard } from './image-guard'
+import { scrollerOf, paneBandOf } from './scroll-pane'
 import { rememberFileName } from './source-html'
 
 export const LOCAL_MEDIA_SCHEME = 'blogdesk-media:'
@@ -384,7 +385,7 @@ const ScrollInFrame = Extension.create({
 function scrollCaretIntoView(view: EditorView): void {
   const scroller = scrollerOf(view.dom)
   const caret = view.coordsAtPos(view.state.selection.head)
-  const pane = scroller === document.scrollingElement ? { top: 0, bottom: window.innerHeight } : scroller.getBoundingClientRect()
+  const pane = paneBandOf(scroller)
   const top = pane.top + CARET_MARGIN_PX
   const bottom = pane.bottom - CARET_MARGIN_PX
   if (caret.top < top) scroller.scrollTop -= top - caret.top
@@ -396,24 +397,6 @@ function pageOf(text: HTMLElement): { scroller: Element; height: number } {
   const scroller = scrollerOf(text)
   const paneHeight = scroller === document.scrollingElement ? window.innerHeight : scroller.clientHeight
   return { scroller, height: Math.max(paneHeight - 2 * CARET_MARGIN_PX, CARET_MARGIN_PX) }
-}
-
-const scrollers = new WeakMap<HTMLElement, Element>()
-
-/** The nearest ancestor that scrolls vertically, or the page; found once per editor while it stays in place. */
-function scrollerOf(element: HTMLElement): Element {
-  const known = scrollers.get(element)
-  if (known?.isConnected && known.contains(element)) return known
-  let scroller: Element = document.scrollingElement ?? document.documentElement
-  for (let at = element.parentElement; at; at = at.parentElement) {
-    const { overflowY } = getComputedStyle(at)
-    if (overflowY === 'auto' || overflowY === 'scroll') {
-      scroller = at
-      break
-    }
-  }
-  scrollers.set(element, scroller)
-  return scroller
 }
 
 // ── Typing stays in the text ────────────────────────────────────────────────────────────────────────────────────

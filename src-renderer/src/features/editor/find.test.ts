@@ -5,7 +5,7 @@ import StarterKit from '@tiptap/starter-kit'
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model'
 import { EditorState, TextSelection } from '@tiptap/pm/state'
 import { describe, expect, it } from 'vitest'
-import { findMatches, findPlugin, findStateOf, searching, type FindQuery } from './find'
+import { findMatches, findPlugin, findStateOf, searching, showing, type FindQuery, type Match } from './find'
 
 const schema = getSchema([StarterKit])
 const p = (...content: (string | ProseMirrorNode)[]) => schema.nodes['paragraph']!.create(null, content.map((part) => (typeof part === 'string' ? schema.text(part) : part)))
@@ -45,7 +45,7 @@ describe('matches kept up to date as the post changes', () => {
   }
 
   function expectInStep(state: EditorState, q: FindQuery): void {
-    const { matches, decorations } = findStateOf(state)
+    const { matches, decorations, shown } = findStateOf(state)
     const fresh = findMatches(state.doc, q, 0, state.doc.content.size)
     expect(matches).toEqual(fresh)
     const drawn = decorations
@@ -53,15 +53,21 @@ describe('matches kept up to date as the post changes', () => {
       .filter((decoration) => !(decoration.spec as { current?: boolean }).current)
       .map(({ from, to }) => ({ from, to }))
       .sort((a, b) => a.from - b.from)
-    expect(drawn).toEqual(fresh)
+    expect(drawn).toEqual(fresh.filter((match) => match.from >= shown.from && match.from < shown.to))
   }
 
-  it('after each of 300 random edits (typing, deleting, splitting and joining paragraphs) they are what a new search finds', () => {
+  /** The middle third of the post, as a pane might show it. */
+  const middleThird = (node: ProseMirrorNode): Match => ({ from: Math.floor(node.content.size / 3), to: Math.floor((2 * node.content.size) / 3) })
+
+  it.each([
+    ['all highlighted', null],
+    ['those in a part of the post highlighted', middleThird],
+  ])('after each of 300 random edits (typing, deleting, splitting and joining paragraphs) they are what a new search finds, %s', (_, part) => {
     let seed = 11
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31)
     const q = query('tram', { wholeWord: true })
     let state = EditorState.create({ doc: randomPost(20, next), plugins: [findPlugin()] })
-    state = state.apply(searching(state.tr, q))
+    state = state.apply(searching(state.tr, q, part?.(state.doc)))
     expectInStep(state, q)
     for (let edit = 0; edit < 300; edit++) {
       const size = state.doc.content.size
@@ -90,6 +96,25 @@ describe('matches kept up to date as the post changes', () => {
     expect(tr.steps.length).toBeGreaterThan(40)
     state = state.apply(tr)
     expectInStep(state, q)
+  })
+
+  it('highlights only the matches of the part shown; another part shown, its matches instead', () => {
+    let seed = 7
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31)
+    const q = query('tram')
+    let state = EditorState.create({ doc: randomPost(30, next), plugins: [findPlugin()] })
+    const { size } = state.doc.content
+    state = state.apply(searching(state.tr, q, { from: 0, to: Math.floor(size / 4) }))
+    const all = findStateOf(state).matches
+    const highlighted = () => findStateOf(state).decorations.find()
+    const first = highlighted()
+    expect(first.length).toBeGreaterThan(0)
+    expect(first.length).toBeLessThan(all.length / 2)
+    expect(first.every((match) => match.from < size / 4)).toBe(true)
+
+    state = state.apply(showing(state.tr, { from: Math.floor((3 * size) / 4), to: size }))
+    expectInStep(state, q)
+    expect(highlighted().every((match) => match.from >= (3 * size) / 4)).toBe(true)
   })
 
   it('typing near 200 matches costs no more in a post four times as long', () => {

@@ -1,10 +1,13 @@
 // Find and replace in the post. The matches are found once when the query changes; afterwards each change to the text
 // moves them (and their highlights) along with it, and only the paragraphs it touched are searched again, so typing
-// with the find bar open and hundreds of matches highlighted costs what the change costs, not the post's length.
+// with the find bar open and hundreds of matches costs what the change costs, not the post's length. Only the matches
+// on screen and a screenful either side are highlighted, and the highlights follow the pane as it scrolls: each one
+// drawn is more for the browser to lay out and to read out to input methods at every keystroke.
 import { Extension } from '@tiptap/react'
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model'
 import { Plugin, PluginKey, TextSelection, type EditorState, type Transaction } from '@tiptap/pm/state'
 import { Decoration, DecorationSet, type EditorView } from '@tiptap/pm/view'
+import { blocksWithin, paneBandOf, scrollerOf, type Band } from './scroll-pane'
 
 export interface FindQuery {
   text: string
@@ -23,14 +26,22 @@ export interface FindState {
   matches: Match[]
   /** The match the writer is on (selected in the text), or -1. */
   current: number
+  /** The part of the post whose matches are highlighted (the current one always is). */
+  shown: Match
   decorations: DecorationSet
 }
 
-type FindAction = { kind: 'search'; query: FindQuery | null } | { kind: 'go'; index: number }
+type FindAction =
+  | { kind: 'search'; query: FindQuery | null; shown: Match }
+  | { kind: 'go'; index: number; shown: Match }
+  | { kind: 'show'; shown: Match }
 
 const findKey = new PluginKey<FindState>('find')
 
-const CLOSED: FindState = { query: null, matches: [], current: -1, decorations: DecorationSet.empty }
+/** Highlights drawn all through the post: where no pane tells which part of it can be seen. */
+const EVERYWHERE: Match = { from: 0, to: Number.MAX_SAFE_INTEGER }
+
+const CLOSED: FindState = { query: null, matches: [], current: -1, shown: EVERYWHERE, decorations: DecorationSet.empty }
 
 export const FindInPost = Extension.create({
   name: 'findInPost',
@@ -49,21 +60,73 @@ export function findPlugin(): Plugin<FindState> {
     props: {
       decorations: (state) => findKey.getState(state)?.decorations,
     },
+    view: (view) => highlightsFollowingThePane(view),
   })
+}
+
+/** How far beyond what the pane shows matches are highlighted, in pane heights: scrolling a little draws nothing new. */
+const SHOWN_BEYOND_THE_PANE = 1
+
+/**
+ * Moves the highlighted part of the post along as the pane scrolls (or the window is resized) past it. Heard as the
+ * scroll is drawn, before the frame that shows it.
+ */
+function highlightsFollowingThePane(view: EditorView): { destroy(): void } {
+  const follow = (event: Event) => {
+    if (event.type === 'scroll' && !(event.target instanceof Node && event.target.contains(view.dom))) return
+    const { query, shown } = findStateOf(view.state)
+    if (!query?.text || !view.dom.isConnected) return
+    const pane = paneBandOf(scrollerOf(view.dom))
+    const onScreen = blocksWithin(view, pane)
+    if (onScreen.from >= shown.from && onScreen.to <= shown.to) return
+    view.dispatch(showing(view.state.tr, shownAround(view, pane)))
+  }
+  // Scroll events do not bubble: heard on their way down, from whichever pane scrolls the text.
+  document.addEventListener('scroll', follow, { capture: true, passive: true })
+  window.addEventListener('resize', follow)
+  return {
+    destroy() {
+      document.removeEventListener('scroll', follow, { capture: true })
+      window.removeEventListener('resize', follow)
+    },
+  }
+}
+
+/** The part of the post in `band` and a pane's height either side of it. */
+function shownAround(view: EditorView, band: Band): Match {
+  const pane = paneBandOf(scrollerOf(view.dom))
+  const beyond = (pane.bottom - pane.top) * SHOWN_BEYOND_THE_PANE
+  return blocksWithin(view, { top: band.top - beyond, bottom: band.bottom + beyond })
+}
+
+/** The part to highlight around `match` once the pane has scrolled to it, wherever in the pane it ends up. */
+function shownAroundMatch(view: EditorView, match: Match): Match {
+  const pane = paneBandOf(scrollerOf(view.dom))
+  const height = pane.bottom - pane.top
+  const start = view.coordsAtPos(match.from)
+  return shownAround(view, { top: start.top - height, bottom: start.bottom + height })
 }
 
 export function findStateOf(state: EditorState): FindState {
   return findKey.getState(state) ?? CLOSED
 }
 
-/** Makes the transaction search the post for `query` (null: stop searching). */
-export function searching(tr: Transaction, query: FindQuery | null): Transaction {
-  return tr.setMeta(findKey, { kind: 'search', query } satisfies FindAction)
+/**
+ * Makes the transaction search the post for `query` (null: stop searching), highlighting the matches in `shown` (by
+ * default all of them).
+ */
+export function searching(tr: Transaction, query: FindQuery | null, shown: Match = EVERYWHERE): Transaction {
+  return tr.setMeta(findKey, { kind: 'search', query, shown } satisfies FindAction)
+}
+
+/** Makes the transaction highlight the matches in `shown`, and no others but the current one. */
+export function showing(tr: Transaction, shown: Match): Transaction {
+  return tr.setMeta(findKey, { kind: 'show', shown } satisfies FindAction)
 }
 
 /** Searches the post for `query` (null: stops searching), and goes to the first match after the caret. */
 export function search(view: EditorView, query: FindQuery | null): void {
-  view.dispatch(searching(view.state.tr, query))
+  view.dispatch(searching(view.state.tr, query, shownAround(view, paneBandOf(scrollerOf(view.dom)))))
   const { matches } = findStateOf(view.state)
   if (matches.length === 0) return
   const after = matches.findIndex((match) => match.from >= view.state.selection.from)
@@ -76,7 +139,7 @@ export function goToMatch(view: EditorView, index: number): void {
   if (matches.length === 0) return
   const at = ((index % matches.length) + matches.length) % matches.length
   const match = matches[at]!
-  const tr = view.state.tr.setMeta(findKey, { kind: 'go', index: at } satisfies FindAction)
+  const tr = view.state.tr.setMeta(findKey, { kind: 'go', index: at, shown: shownAroundMatch(view, match) } satisfies FindAction)
   view.dispatch(tr.setSelection(TextSelection.create(tr.doc, match.from, match.to)).scrollIntoView())
   // ProseMirror scrolls only to a selection the page's own selection is in; from the find bar it is not.
   if (!view.hasFocus()) view.someProp('handleScrollToSelection', (scroll) => scroll(view))
@@ -112,19 +175,49 @@ const STEPS_FOLLOWED = 40
 
 function nextState(tr: Transaction, state: FindState, after: EditorState): FindState {
   const action = tr.getMeta(findKey) as FindAction | undefined
-  if (action?.kind === 'search') return searchedState(after.doc, action.query)
+  if (action?.kind === 'search') return searchedState(after.doc, action.query, action.shown)
   let next = state
   if (tr.docChanged && state.query !== null && state.query.text !== '') {
-    next = tr.steps.length > STEPS_FOLLOWED ? searchedState(after.doc, state.query) : followChange(tr, state, state.query)
+    next = tr.steps.length > STEPS_FOLLOWED ? searchedState(after.doc, state.query, mapShown(tr, state.shown)) : followChange(tr, state, state.query)
   }
+  if (action?.kind === 'show' || action?.kind === 'go') next = shownState(next, action.shown, tr.doc)
   if (action?.kind === 'go') next = withCurrent(next, action.index, tr.doc)
   return next
 }
 
-function searchedState(doc: ProseMirrorNode, query: FindQuery | null): FindState {
+function searchedState(doc: ProseMirrorNode, query: FindQuery | null, shown: Match): FindState {
   if (query === null || query.text === '') return { ...CLOSED, query }
   const matches = findMatches(doc, query, 0, doc.content.size)
-  return { query, matches, current: -1, decorations: DecorationSet.create(doc, matches.map(highlight)) }
+  return { query, matches, current: -1, shown, decorations: DecorationSet.create(doc, within(matches, shown).map(highlight)) }
+}
+
+/** The state highlighting the matches in `shown` (and the current one) instead. */
+function shownState(state: FindState, shown: Match, doc: ProseMirrorNode): FindState {
+  const decorations = DecorationSet.create(doc, within(state.matches, shown).map(highlight))
+  return withCurrent({ ...state, shown, current: -1, decorations }, state.current, doc)
+}
+
+/** The part shown, moved with the text; what was typed at either end of it is in it. */
+function mapShown(tr: Transaction, shown: Match): Match {
+  if (shown === EVERYWHERE) return shown
+  return { from: tr.mapping.map(shown.from, -1), to: tr.mapping.map(shown.to, 1) }
+}
+
+/** The matches (in document order) that start in `range`, found by halving. */
+function within(matches: Match[], { from, to }: Match): Match[] {
+  let first = 0
+  let end = matches.length
+  for (let high = end; first < high; ) {
+    const middle = (first + high) >>> 1
+    if (matches[middle]!.from < from) first = middle + 1
+    else high = middle
+  }
+  for (let low = first; low < end; ) {
+    const middle = (low + end) >>> 1
+    if (matches[middle]!.from < to) low = middle + 1
+    else end = middle
+  }
+  return matches.slice(first, end)
 }
 
 /**
@@ -145,14 +238,15 @@ function followChange(tr: Transaction, state: FindState, query: FindQuery): Find
   }
   const found = blocks.flatMap((block) => findMatches(doc, query, block.from, block.to))
   const matches = [...moved, ...found].sort((a, b) => a.from - b.from)
+  const shown = mapShown(tr, state.shown)
   let decorations = state.decorations.map(tr.mapping, doc)
   for (const block of blocks) decorations = decorations.remove(decorations.find(block.from, block.to))
-  decorations = decorations.add(doc, found.map(highlight))
+  decorations = decorations.add(doc, found.filter((match) => match.from >= shown.from && match.from < shown.to).map(highlight))
   // The match the writer was on stays current while it is there; its highlight is drawn again if its paragraph was searched again.
   const before = state.matches[state.current]
   const was = before && { from: tr.mapping.map(before.from, 1), to: tr.mapping.map(before.to, -1) }
   const current = was ? matches.findIndex((match) => match.from === was.from) : -1
-  return withCurrent({ query, matches, current: -1, decorations }, current, doc, was)
+  return withCurrent({ query, matches, current: -1, shown, decorations }, current, doc, was)
 }
 
 /** The ranges of the textblocks a transaction changed, in the document it made. */
