@@ -126,7 +126,7 @@ function RemoteImagesChoice({ friend }: { friend: FriendSummary }) {
   return (
     <div className="activity-feed__images">
       <p>
-        {friend.loadRemoteImages ? 'Remote images are loaded' : 'Remote images are not loaded'} ·{' '}
+        <span>{friend.loadRemoteImages ? 'Remote images are loaded' : 'Remote images are not loaded'}</span>
         <Button variant="quiet" onClick={() => void setRemoteImages(friend, load)}>
           {load ? 'Load remote images' : 'Stop loading remote images'}
         </Button>
