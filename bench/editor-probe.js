@@ -1,6 +1,6 @@
 // Loaded into the editor's page and the reference page before anything else (bench/editor.ts), so its key listeners
 // run first. Plain JavaScript: the page runs it as it is.
-/* global window, document, requestAnimationFrame, MutationObserver */
+/* global window, document, requestAnimationFrame, MutationObserver, Selection */
 ;(() => {
   /** For each typed key: from the key event's timestamp to after the frame that shows the change, and the main-thread time in its events. */
   const samples = []
@@ -18,6 +18,22 @@
   // microtasks queued until then (ProseMirror reading the change, React updating the toolbar). The last listener is
   // on the window, or on the event's target when the target keeps the event to itself: a listener added there as the
   // event comes down runs after the target's own.
+  // Time inside the page's selection calls: setting the selection makes the browser lay the page out and read the
+  // editable's text out for input methods. The editor sets it as it inserts a typed character; the plain page's
+  // editing command does the same outside any listener. Both are the frame's work, counted in keystroke to paint.
+  let selectionTime = 0
+  for (const name of ['collapse', 'setBaseAndExtent', 'extend', 'addRange', 'removeAllRanges']) {
+    const call = Selection.prototype[name]
+    Selection.prototype[name] = function (...args) {
+      const started = performance.now()
+      try {
+        return call.apply(this, args)
+      } finally {
+        selectionTime += performance.now() - started
+      }
+    }
+  }
+
   const addEventWork = (sample) => {
     sample.work += sample.eventWork
     sample.eventWork = 0
@@ -31,7 +47,8 @@
         if (!sample) return
         addEventWork(sample)
         const eventStart = performance.now()
-        sample.markEnd = () => queueMicrotask(() => (sample.eventWork = performance.now() - eventStart))
+        const selectionBefore = selectionTime
+        sample.markEnd = () => queueMicrotask(() => (sample.eventWork = performance.now() - eventStart - (selectionTime - selectionBefore)))
         event.target.addEventListener(type, sample.markEnd, { once: true })
       },
       true,

@@ -209,6 +209,37 @@ test('Ctrl+K pressed before the page has reported a selection the browser just m
   await expect(editor.text.locator('p').first()).toHaveText('Boats leave from the pier')
 })
 
+test('typed characters take the formatting where they are typed, the Markdown shortcuts still work, and a selection is typed over', async ({ app, service, core }) => {
+  const editor = new EditorModel(app.page)
+  const keyboard = app.page.keyboard
+  await editor.openSandboxDrafts(app, service.sandbox)
+  await editor.write('Typed as it reads', ['Plain and '])
+  await keyboard.press('ControlOrMeta+b')
+  await keyboard.type('bold')
+  await keyboard.press('ControlOrMeta+b')
+  await keyboard.type(' again.')
+  await keyboard.press('Enter')
+  await keyboard.type('## A heading')
+  await keyboard.press('Enter')
+  await keyboard.type('- an item')
+  await keyboard.press('Enter')
+  await keyboard.press('Enter')
+  await keyboard.type('The last wrod')
+  await keyboard.press('Shift+ControlOrMeta+ArrowLeft')
+  await keyboard.type('word')
+
+  await expect(editor.text.locator('p').first()).toHaveText('Plain and bold again.')
+  await expect(editor.text.locator('p strong')).toHaveText('bold')
+  await expect(editor.text.locator('h2')).toHaveText('A heading')
+  await expect(editor.text.locator('ul li')).toHaveText('an item')
+  await expect(editor.text.locator('p', { hasText: 'The last' })).toHaveText('The last word')
+  await expect(editor.saveState).toHaveText('Saved locally')
+  const saved = (await localDraft(core, 'Typed as it reads')).content
+  expect(saved).toContain('<p>Plain and <strong>bold</strong> again.</p>')
+  expect(saved).toContain('<h2>A heading</h2>')
+  expect(saved).toContain('<p>The last word</p>')
+})
+
 /** A post of 60 paragraphs, long enough to page through: the first typed, the rest inserted (each a round trip). */
 async function writeLongWalk(editor: EditorModel, title: string): Promise<void> {
   await editor.write(title, ['Paragraph 0 of the walk.'])

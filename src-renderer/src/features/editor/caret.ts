@@ -38,6 +38,7 @@ export const CaretKeys = Extension.create<CaretKeysOptions>({
             catchUpWithTheCaretDrawn(view)
             return moveKeys(view, event)
           },
+          handleKeyPress: typeAtTheSelection,
         },
       }),
     ]
@@ -170,4 +171,20 @@ export function catchUpWithTheCaretDrawn(view: EditorView): void {
 export function focusTextNow(view: EditorView, { atStart = false } = {}): void {
   if (atStart) view.dispatch(view.state.tr.setSelection(Selection.atStart(view.state.doc)).scrollIntoView())
   view.focus()
+}
+
+/**
+ * A typed character goes in through ProseMirror, at the selection it holds (the one drawn, since the key's keydown),
+ * as ProseMirror itself does whenever something is selected. Left to the browser, its editing command inserted the
+ * character, laying the page out to do so, and ProseMirror then read the change back from the page. Composition (input
+ * methods, dead keys) stays the browser's.
+ */
+function typeAtTheSelection(view: EditorView, event: KeyboardEvent): boolean {
+  if (view.composing || event.isComposing || !event.charCode || (event.ctrlKey && !event.altKey) || event.metaKey) return false
+  const text = String.fromCodePoint(event.charCode)
+  if (text === '\r' || text === '\n') return false
+  const { from, to } = view.state.selection
+  const insert = () => view.state.tr.insertText(text).scrollIntoView()
+  if (!view.someProp('handleTextInput', (handle) => handle(view, from, to, text, insert))) view.dispatch(insert())
+  return true
 }
