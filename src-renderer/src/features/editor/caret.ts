@@ -1,7 +1,8 @@
 // The caret drawn and the selection ProseMirror acts on are one. Keys that move the caret across lines, pages or the
 // whole post are handled here, through ProseMirror, at the moment they are pressed: left to the browser, the caret
 // moved at once but ProseMirror learnt of it only at the next `selectionchange`, and a key typed before that acted on
-// the old selection (an image clicked a moment earlier was replaced by the text typed after Ctrl+End).
+// the old selection (an image clicked a moment earlier was replaced by the text typed after Ctrl+End). Typed
+// characters go in the same way, through ProseMirror at its selection.
 import { Extension } from '@tiptap/react'
 import { keydownHandler } from '@tiptap/pm/keymap'
 import type { ResolvedPos } from '@tiptap/pm/model'
