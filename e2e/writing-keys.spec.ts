@@ -217,14 +217,8 @@ test('typed characters take the formatting where they are typed, the Markdown sh
   await keyboard.press('ControlOrMeta+b')
   await keyboard.type('bold')
   await keyboard.press('ControlOrMeta+b')
-  await keyboard.type(' again.')
-  await keyboard.press('Enter')
-  await keyboard.type('## A heading')
-  await keyboard.press('Enter')
-  await keyboard.type('- an item')
-  await keyboard.press('Enter')
-  await keyboard.press('Enter')
-  await keyboard.type('The last wrod')
+  // Each \n is an Enter: the second one after the item leaves the list.
+  await keyboard.type(' again.\n## A heading\n- an item\n\nThe last wrod')
   await keyboard.press('Shift+ControlOrMeta+ArrowLeft')
   await keyboard.type('word')
 
