@@ -2,15 +2,11 @@
 // X-Request-Id through; an instance killed with SIGKILL is marked down and the other answers everything; restarted,
 // it serves again; and while one shuts down gracefully under load, no request fails. Each instance has its own SQLite
 // data dir, copied from one seeded dir so that the same demo credentials sign requests for both.
-import { cp, mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createWsseHeader, readLinkFeed } from '../../src-protocol'
-import { freePort, startHaproxy, type Haproxy } from '../testing/haproxy'
-import { startServiceProcess, type ServiceProcess } from '../testing/service-process'
-import { dropTestDatabase } from '../testing/postgres'
+import { createWsseHeader, readLinkFeed, type WsseCredentials } from '../../src-protocol'
+import { startBalancedInstances, type BalancedInstances, type Haproxy } from '../testing/haproxy'
+import type { ServiceProcess } from '../testing/service-process'
 
 const PROFILE = '/profiles/melody'
 const FEED = '/t/atom/weblog/blog_id=1'
@@ -18,23 +14,10 @@ const entry = (title: string) => `<?xml version="1.0" encoding="utf-8"?>
 <entry xmlns="http://purl.org/atom/ns#"><title>${title}</title><content mode="escaped">Body</content></entry>`
 
 describe('two instances behind haproxy', () => {
-  let dir: string
-  const instances: ServiceProcess[] = []
+  let balanced: BalancedInstances
+  let instances: ServiceProcess[]
   let haproxy: Haproxy
-  let credentials: { username: string; password: string }
-
-  // Readiness answers 503 for a second before an instance stops listening: haproxy's checks (every 200 ms here) see
-  // it first, so none of its connections meets a closed port mid-request.
-  // Every link they send leads back through haproxy.
-  let balancerPort: number
-  // Both share a's database on PostgreSQL; on SQLite, b has a copy of a's data dir (below).
-  const start = async (name: string, port = 0) =>
-    startServiceProcess(join(dir, name), port, {
-      logJson: true,
-      drainDelaySeconds: 1,
-      publicOrigin: `http://127.0.0.1:${balancerPort}`,
-      databaseOf: join(dir, 'a'),
-    })
+  let credentials: WsseCredentials
   /** How many requests with ids starting `prefix` an instance logged. */
   const served = (instance: ServiceProcess, prefix: string) =>
     instance
@@ -57,34 +40,11 @@ describe('two instances behind haproxy', () => {
       headers: { 'Content-Type': 'application/x.atom+xml', 'X-WSSE': createWsseHeader(credentials) },
       body: entry(title),
     })
-  /** Waits for haproxy to log that `server` changed to `state`. */
-  const waitForState = async (server: string, state: 'UP' | 'DOWN', after: number) => {
-    const pattern = new RegExp(`Server blogdesk/${server} is ${state}`)
-    for (let waited = 0; waited < 10_000; waited += 50) {
-      if (pattern.test(haproxy.output().slice(after))) return
-      await sleep(50)
-    }
-    throw new Error(`haproxy did not mark ${server} ${state}:\n${haproxy.output()}`)
-  }
-
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'blogdesk-haproxy-test-'))
-    balancerPort = await freePort()
-    const seeded = await start('a')
-    credentials = { username: seeded.sandbox.username, password: seeded.sandbox.apiPassword }
-    await seeded.stop()
-    await cp(join(dir, 'a'), join(dir, 'b'), { recursive: true })
-    // One at a time, so that an instance already started is stopped afterwards even if the next one fails to start.
-    instances.push(await start('a'))
-    instances.push(await start('b'))
-    haproxy = await startHaproxy(balancerPort, instances.map((instance) => instance.port))
+    balanced = await startBalancedInstances()
+    ;({ instances, haproxy, credentials } = balanced)
   })
-  afterAll(async () => {
-    // Every process is stopped even if stopping another fails.
-    await Promise.allSettled([haproxy?.stop(), ...instances.map((instance) => instance.stop())])
-    await rm(dir, { recursive: true, force: true })
-    await dropTestDatabase(join(dir, 'a'))
-  })
+  afterAll(() => balanced?.stop())
 
   it('balances requests over both instances and carries each X-Request-Id through, or makes one', async () => {
     for (let n = 0; n < 20; n++) {
@@ -130,11 +90,11 @@ describe('two instances behind haproxy', () => {
     }
     expect(statuses).toEqual(Array.from({ length: 10 }, () => [200, 201]).flat())
     expect(await servedBy('killed-', 10, [b])).toEqual([10])
-    await waitForState('app1', 'DOWN', logged)
+    await balanced.waitForState('app1', 'DOWN', logged)
 
-    const restarted = await start('a', a.port)
+    const restarted = await balanced.start('a', a.port)
     instances[0] = restarted
-    await waitForState('app1', 'UP', logged)
+    await balanced.waitForState('app1', 'UP', logged)
     for (let n = 0; n < 10; n++) expect((await get(PROFILE, `back-${n}`)).status).toBe(200)
     expect(await servedBy('back-', 10)).toEqual([5, 5])
   })

@@ -3,16 +3,13 @@
 // and restarted, and every one lands exactly once; one Idempotency-Key sent to both instances at once makes one post;
 // a post created on one instance is in the other's feed at once. Needs PostgreSQL and haproxy, whatever
 // BLOGDESK_TEST_ENGINE says: run it through `bash scripts/postgres.sh`; it fails when either is missing.
-import { cp, mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createWsseHeader, readEntry, readFeed } from '../../../src-protocol'
-import { freePort, startHaproxy, type Haproxy } from '../../../src-service/testing/haproxy'
+import { createWsseHeader, readEntry, readFeed, type WsseCredentials } from '../../../src-protocol'
+import { startBalancedInstances, type BalancedInstances, type Haproxy } from '../../../src-service/testing/haproxy'
 import { createTestDatabase, type TestDatabase } from '../../../src-service/testing/postgres'
-import { startServiceProcess, type ServiceProcess } from '../../../src-service/testing/service-process'
+import type { ServiceProcess } from '../../../src-service/testing/service-process'
 import type { Draft } from '../store'
 import { seededRandom } from '../testing/fault-proxy'
 import { openSyncFixture, walkFeed, type SyncFixture } from '../testing/sync-fixture'
@@ -29,30 +26,13 @@ const TITLE = 'Through haproxy'
 const TIME_LIMIT_MS = 180_000
 
 describe('the desktop core publishing through haproxy to two instances on one PostgreSQL database', () => {
-  let dir: string
   let database: TestDatabase
-  let balancerPort: number
-  let haproxy: Haproxy | undefined
-  const instances: ServiceProcess[] = []
+  let balanced: BalancedInstances
+  let instances: ServiceProcess[]
+  let haproxy: Haproxy
   let fixture: SyncFixture | undefined
-  let credentials: { username: string; password: string }
+  let credentials: WsseCredentials
 
-  const start = (name: string, port = 0) =>
-    startServiceProcess(join(dir, name), port, {
-      logJson: true,
-      drainDelaySeconds: 1,
-      publicOrigin: `http://127.0.0.1:${balancerPort}`,
-      database: database.url,
-    })
-  /** Waits for haproxy to log that `server` changed to `state` after `after` characters of its log. */
-  const waitForState = async (server: string, state: 'UP' | 'DOWN', after: number) => {
-    const pattern = new RegExp(`Server blogdesk/${server} is ${state}`)
-    for (let waited = 0; waited < 10_000; waited += 20) {
-      if (pattern.test(haproxy!.output().slice(after))) return
-      await sleep(20)
-    }
-    throw new Error(`haproxy did not mark ${server} ${state}:\n${haproxy!.output()}`)
-  }
   const postEntry = (title: string) =>
     `<?xml version="1.0" encoding="utf-8"?><entry xmlns="http://purl.org/atom/ns#"><title>${title}</title><content mode="escaped">&lt;p&gt;${title}&lt;/p&gt;</content></entry>`
   const createOn = (instance: ServiceProcess, title: string, headers: Record<string, string> = {}) =>
@@ -74,26 +54,17 @@ describe('the desktop core publishing through haproxy to two instances on one Po
 
   beforeAll(async () => {
     database = await createTestDatabase({ migrated: true })
-    dir = await mkdtemp(join(tmpdir(), 'blogdesk-multi-instance-'))
-    balancerPort = await freePort()
-    // The demo is seeded once, in the database (keys included); b starts from a copy of a's data dir, its media.
-    const seeded = await start('a')
-    credentials = { username: seeded.sandbox.username, password: seeded.sandbox.apiPassword }
-    await seeded.stop()
-    await cp(join(dir, 'a'), join(dir, 'b'), { recursive: true })
-    instances.push(await start('a'))
-    instances.push(await start('b'))
-    haproxy = await startHaproxy(balancerPort, instances.map((instance) => instance.port))
+    balanced = await startBalancedInstances(database.url)
+    ;({ instances, haproxy, credentials } = balanced)
   }, TIME_LIMIT_MS)
   afterAll(async () => {
     await fixture?.dispose()
-    await Promise.allSettled([haproxy?.stop(), ...instances.map((instance) => instance.stop())])
-    await rm(dir, { recursive: true, force: true })
+    await balanced?.stop()
     await database?.drop()
   })
 
   it(`lands each of ${CREATES + EDITS + DELETES} operations exactly once while an instance is killed with SIGKILL and restarted`, async () => {
-    fixture = await openSyncFixture({ account: { atomBase: haproxy!.url, ...credentials } })
+    fixture = await openSyncFixture({ account: { atomBase: haproxy.url, ...credentials } })
     const { drafts, accountId, weblogs } = fixture
     const engine = fixture.engine({ concurrency: weblogs.length, random: seededRandom(16), retry: { baseMs: 10, capMs: 100 } })
     const posts: Draft[] = []
@@ -122,12 +93,12 @@ describe('the desktop core publishing through haproxy to two instances on one Po
       while (!drained && done() < threshold) await sleep(5)
       if (drained) break
       const [a] = instances as [ServiceProcess]
-      const logged = haproxy!.output().length
+      const logged = haproxy.output().length
       process.kill(a.pid, 'SIGKILL')
       await a.exited
       waitingAtKills.push(engine.counts().waiting)
-      instances[0] = await start('a', a.port)
-      await waitForState('app1', 'UP', logged)
+      instances[0] = await balanced.start('a', a.port)
+      await balanced.waitForState('app1', 'UP', logged)
       const before = done()
       while (!drained && done() < before + 10) await sleep(5)
       restartedServed += writesLogged(instances[0]!)
@@ -145,7 +116,7 @@ describe('the desktop core publishing through haproxy to two instances on one Po
     const landed = new Map<string, string>()
     const seen: string[] = []
     for (const weblog of weblogs) {
-      const feedUri = weblog.postUri.replace(haproxy!.url, `http://127.0.0.1:${b.port}`)
+      const feedUri = weblog.postUri.replace(haproxy.url, `http://127.0.0.1:${b.port}`)
       for (const post of await walkFeed(fixture.client, feedUri)) {
         if (!post.title.startsWith(TITLE)) continue
         seen.push(post.title)
