@@ -50,6 +50,8 @@ export interface ServiceOptions {
   resources?: string
   /** WSSE nonces remembered per user within the clock window (WsseVerifierOptions.maxNoncesPerUser). */
   wsseNoncesPerUser?: number
+  /** OAuth nonces remembered per token, or per address without one, within the timestamp window (auth/oauth.ts). */
+  oauthNoncesPerHolder?: number
   /** Each user's live events stream: its heartbeat and bounds, or false for none (a service that only answers polls). */
   liveStreams?: LiveStreamOptions | false
   /** Offer each album's and list's contents as a feed (`service.feed`); false serves none, as other servers. */
@@ -85,6 +87,7 @@ export async function createService({
   simulate,
   resources,
   wsseNoncesPerUser,
+  oauthNoncesPerHolder,
   liveStreams = {},
   collectionFeeds = true,
   categoriesPerPost,
@@ -103,9 +106,9 @@ export async function createService({
     registerPostRoutes(router, store, withWsse, clock, categoriesPerPost)
     registerListRoutes(router, store, withWsse, createLookups({ catalogueFile: files.catalogueFile, ...lookup }), collectionFeeds)
     registerMediaRoutes(router, store, media, withWsse, collectionFeeds)
-    registerOAuthRoutes(router, store, clientAddress)
+    registerOAuthRoutes(router, store, { clientAddress, noncesPerHolder: oauthNoncesPerHolder })
     const liveEvents = liveStreams === false ? undefined : new LiveEvents(store, liveStreams)
-    registerJsonRoutes(router, store, { rateLimit, clientAddress, ...(liveEvents ? { liveEvents } : {}) })
+    registerJsonRoutes(router, store, { rateLimit, clientAddress, oauthNoncesPerHolder, ...(liveEvents ? { liveEvents } : {}) })
     registerProfilePages(router, store, AvatarCache.open(mediaDir))
     if (simulate !== undefined && !sandbox) {
       throw new SetupError('--simulate makes the demo friends act, so it needs the demo data: add --demo.')

@@ -18,6 +18,7 @@ import {
   type OAuthParameter,
   type OAuthSignatureMethod,
 } from '../../src-protocol'
+import { clientAddressOf, type ClientAddress } from '../operations/client-address'
 import { readBody } from '../routes/body'
 import { controlCharactersIn } from '../routes/control-characters'
 import { HttpError } from '../routes/reply'
@@ -31,6 +32,13 @@ export const TIMESTAMP_WINDOW_SECONDS = 5 * 60
 /** OAuth parameters in a form body are short; anything bigger is not an OAuth form. */
 export const MAX_FORM_BYTES = 64 * 1024
 const MAX_NONCE_LENGTH = 255
+/**
+ * Nonces each holder (a token, or a client's address when it signs with the consumer key alone) may keep within the
+ * timestamp window: about 33 requests a second for five minutes. Past that it is refused until its oldest leaves the
+ * window, never by forgetting one, so someone holding an application's consumer secret (shipped inside every copy of a
+ * desktop app) cannot fill the table; and one holder's flood does not refuse anyone else.
+ */
+export const MAX_NONCES_PER_HOLDER = 10_000
 const REQUIRED_PARAMETERS = ['oauth_consumer_key', 'oauth_signature_method', 'oauth_signature', 'oauth_timestamp', 'oauth_nonce']
 /** The hosts a callback may name (RFC 8252's loopback redirect), and where PLAINTEXT is safe. */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
@@ -44,6 +52,12 @@ export type OAuthOutcome =
 /** What a request is sent with: the consumer key alone, a request token, an access token, or either of the last. */
 export type TokenRequirement = 'consumer only' | 'request token' | 'access token' | 'access token or none'
 
+/** Where signed requests come from and how many nonces each holder keeps; the socket's peer and the bound by default. */
+export interface OAuthOptions {
+  clientAddress?: ClientAddress
+  noncesPerHolder?: number | undefined
+}
+
 /** A request as the signature sees it. */
 export interface SignedRequest {
   method: string
@@ -52,6 +66,8 @@ export interface SignedRequest {
   authorization: string | undefined
   /** The body when it is application/x-www-form-urlencoded; empty otherwise. */
   formBody: string
+  /** The address it came from: the holder of its nonce when it carries no token. */
+  clientAddress: string
 }
 
 export type VerifiedCredentials =
@@ -71,12 +87,15 @@ export interface VerifiedRequest {
  * parameters in the query or a form body); `{ signed: false }` for one that carries none. The form body of a signed
  * request is read here, as the signature covers it.
  */
-export function oauthVerifier(store: Store): (request: IncomingMessage, origin: string) => Promise<OAuthOutcome> {
+export function oauthVerifier(
+  store: Store,
+  { clientAddress = clientAddressOf(), noncesPerHolder }: OAuthOptions = {},
+): (request: IncomingMessage, origin: string) => Promise<OAuthOutcome> {
   return async (request, origin) => {
     try {
-      const signed = await readSignedRequest(request)
+      const signed = await readSignedRequest(request, clientAddress)
       if (!carriesOAuth(signed)) return { signed: false }
-      const { apiKey, credentials } = await verifySignedRequest(store, signed, origin, 'access token or none')
+      const { apiKey, credentials } = await verifySignedRequest(store, signed, origin, 'access token or none', noncesPerHolder)
       return { signed: true, ok: true, apiKey, userId: credentials.kind === 'access token' ? credentials.userId : null }
     } catch (error) {
       if (error instanceof OAuthProblem) return { signed: true, ok: false, status: error.status, message: error.message }
@@ -91,12 +110,13 @@ export function oauthChallenge(origin: string): Record<string, string> {
 }
 
 /** Reads the parts of `request` its signature covers, its form body included. */
-export async function readSignedRequest(request: IncomingMessage): Promise<SignedRequest> {
+export async function readSignedRequest(request: IncomingMessage, clientAddress: ClientAddress): Promise<SignedRequest> {
   return {
     method: request.method ?? 'GET',
     target: request.url ?? '/',
     authorization: request.headers.authorization,
     formBody: isForm(request) ? await readForm(request) : '',
+    clientAddress: clientAddress(request),
   }
 }
 
@@ -109,14 +129,16 @@ export function carriesOAuth({ target, authorization, formBody }: SignedRequest)
 
 /**
  * Checks, in order: parameters readable, present and sent once (400), signature method (400), consumer key (401),
- * token as `requirement` says (401), signature (401), timestamp within the window (401), nonce unused (401).
- * Throws OAuthProblem; records the nonce only for a request whose signature is right.
+ * token as `requirement` says (401), signature (401), timestamp within the window (401), nonce unused (401), room
+ * for the nonce among its holder's (429). Throws OAuthProblem, or HttpError for the 429; records the nonce only for a
+ * request whose signature is right.
  */
 export async function verifySignedRequest(
   store: Store,
   request: SignedRequest,
   origin: string,
   requirement: TokenRequirement,
+  noncesPerHolder = MAX_NONCES_PER_HOLDER,
 ): Promise<VerifiedRequest> {
   const parameters = allParameters(request)
   const protocol = protocolParameters(parameters)
@@ -167,11 +189,24 @@ export async function verifySignedRequest(
   if (nonce.length > MAX_NONCE_LENGTH) {
     throw new OAuthProblem(400, `oauth_nonce is ${nonce.length} characters long; send at most ${MAX_NONCE_LENGTH}.`)
   }
-  if (!(await store.oauth.useNonce(apiKey, nonce, timestamp, now - TIMESTAMP_WINDOW_SECONDS))) {
+  const token = protocol.get('oauth_token')
+  const holder = token ? `token ${token}` : `address ${request.clientAddress}`
+  const window = { timestamp, now, windowSeconds: TIMESTAMP_WINDOW_SECONDS, capacity: noncesPerHolder }
+  const recording = await store.oauth.useNonce(apiKey, holder, nonce, window)
+  if (recording.kind === 'replayed') {
     throw new OAuthProblem(
       401,
       'This request’s nonce (oauth_nonce) was already used, so it was refused as a replayed request. Sign every ' +
         'request anew, with a fresh nonce.',
+    )
+  }
+  if (recording.kind === 'full') {
+    const wait = Math.max(1, recording.freeAt - now)
+    throw new HttpError(
+      429,
+      `Too many signed requests: each ${token ? 'token' : 'client without a token'} may send ${noncesPerHolder} within ` +
+        `${TIMESTAMP_WINDOW_SECONDS / 60} minutes. Try again in ${wait} ${wait === 1 ? 'second' : 'seconds'}.`,
+      { 'Retry-After': String(wait) },
     )
   }
   return { apiKey, protocol, credentials }

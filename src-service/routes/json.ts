@@ -33,14 +33,20 @@ export interface JsonOptions {
   liveEvents?: LiveEvents
   /** Where a request comes from (the address the rate limit counts when it is not signed); its socket's peer when absent. */
   clientAddress?: ClientAddress
+  /** OAuth nonces each token or unsigned-for address keeps (auth/oauth.ts MAX_NONCES_PER_HOLDER when absent). */
+  oauthNoncesPerHolder?: number
 }
 
 /** A JSON route's handler; `client` names who asks (their API key when signed, else their address). */
 type JsonHandler = (context: RequestContext, client: string) => Reply | Promise<Reply>
 
-export function registerJsonRoutes(router: Router, store: Store, { rateLimit, liveEvents, clientAddress = clientAddressOf() }: JsonOptions = {}): void {
+export function registerJsonRoutes(
+  router: Router,
+  store: Store,
+  { rateLimit, liveEvents, clientAddress = clientAddressOf(), oauthNoncesPerHolder }: JsonOptions = {},
+): void {
   const tokens = PagingTokens.of(store.secrets)
-  const json = jsonGuard(store, rateLimit, clientAddress)
+  const json = jsonGuard(oauthVerifier(store, { clientAddress, noncesPerHolder: oauthNoncesPerHolder }), rateLimit, clientAddress)
   const streams = new RenderCache(store)
   if (liveEvents) router.get('/users/:userId/events/live', json(userLiveEvents(store, liveEvents)))
   router
@@ -59,8 +65,11 @@ export function registerJsonRoutes(router: Router, store: Store, { rateLimit, li
 export const errorReplyFor: ErrorReplyFor = (path) => (path.endsWith('.json') ? jsonError : errorReply)
 
 /** Verifies a signed request, applies the rate limit, and turns every refusal into a JSON error. */
-function jsonGuard(store: Store, rateLimit: number | undefined, clientAddress: ClientAddress): (handler: JsonHandler) => Handler {
-  const verify = oauthVerifier(store)
+function jsonGuard(
+  verify: ReturnType<typeof oauthVerifier>,
+  rateLimit: number | undefined,
+  clientAddress: ClientAddress,
+): (handler: JsonHandler) => Handler {
   const limiter = rateLimit === undefined ? null : new RateLimiter(rateLimit)
   return (handler) => async (context) => {
     const { request, origin } = context

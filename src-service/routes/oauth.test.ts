@@ -476,6 +476,64 @@ describe('the OAuth 1.0a provider', () => {
   })
 })
 
+// A consumer secret ships inside every copy of a desktop app, so anyone can sign with it: spent nonces must stay bounded
+// per holder without ever being forgotten early, and one holder's flood must not refuse anyone else.
+describe('OAuth nonces kept per holder', () => {
+  const NONCES_PER_HOLDER = 3
+  let service: ServiceFixture
+  let consumer: KeyAndSecret
+  const tokens = new Map<string, KeyAndSecret>()
+
+  beforeAll(async () => {
+    service = await startTestService(
+      [melody, ivy],
+      async (store) => {
+        const apiKey = await store.applications.issueApiKey((await store.applications.add('Lettres')).id)
+        consumer = { key: apiKey, secret: await store.oauth.issueConsumerSecret(apiKey) }
+        for (const { username } of [melody, ivy]) {
+          const issued = await store.oauth.issueAccessToken(apiKey, (await store.users.find(username))!.id)
+          tokens.set(username, { key: issued.token, secret: issued.secret })
+        }
+      },
+      undefined,
+      { oauthNoncesPerHolder: NONCES_PER_HOLDER },
+    )
+  })
+  afterAll(() => service.dispose())
+
+  const identify = (token: KeyAndSecret) => signRequest(consumer, `${service.origin}/oauth/identify`, { token })
+
+  it('refuses a token past its bound with 429 and when to try again, still refuses its replays, and serves other tokens', async () => {
+    const melodyToken = tokens.get(melody.username)!
+    const accepted = Array.from({ length: NONCES_PER_HOLDER }, () => identify(melodyToken))
+    for (const request of accepted) expect((await send(request)).status).toBe(200)
+
+    const over = await send(identify(melodyToken))
+    expect(over.status).toBe(429)
+    const wait = Number(over.headers.get('Retry-After'))
+    expect(wait).toBeGreaterThan(5 * 60 - 10)
+    expect(wait).toBeLessThanOrEqual(5 * 60 + 1)
+    expect(((await over.json()) as { error: { message: string } }).error.message).toMatch(/each token may send 3 within 5 minutes.*Try again in \d+ seconds/)
+    expect((await send(accepted[0]!)).status).toBe(401)
+
+    expect((await send(identify(tokens.get(ivy.username)!))).status).toBe(200)
+  })
+
+  it('bounds what an address signing with the consumer key alone keeps, apart from the tokens it holds', async () => {
+    const requestToken = () =>
+      signRequest(consumer, `${service.origin}/oauth/request_token`, { method: 'POST', form: { oauth_callback: 'oob' } })
+    for (let sent = 0; sent < NONCES_PER_HOLDER; sent++) expect((await send(requestToken())).status).toBe(200)
+    const over = await send(requestToken())
+    expect(over.status).toBe(429)
+    expect(over.headers.get('Retry-After')).toMatch(/^\d+$/)
+
+    const events = await send(signRequest(consumer, `${service.origin}/users/6p0123/events.json`))
+    expect(events.status).toBe(429)
+    expect(((await events.json()) as { error: { message: string } }).error.message).toMatch(/each client without a token may send 3/)
+    expect((await send(identify(tokens.get(ivy.username)!))).status).toBe(200)
+  })
+})
+
 describe('the sandbox (--demo)', () => {
   it('writes a consumer secret and a pre-approved access token for the demo user into sandbox.json', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-oauth-demo-'))

@@ -17,6 +17,7 @@ import {
   readSignedRequest,
   verifierMatches,
   verifySignedRequest,
+  type OAuthOptions,
   type TokenRequirement,
   type VerifiedRequest,
 } from '../auth/oauth'
@@ -40,15 +41,16 @@ export const MAX_SIGN_IN_ATTEMPTS = 5
 /** Wrong verifiers sent for one request token; then it can no longer be exchanged. */
 export const MAX_VERIFIER_ATTEMPTS = 5
 
-/** `clientAddress` says which address a sign-in comes from, for its throttling (the socket's peer by default). */
-export function registerOAuthRoutes(router: Router, store: Store, clientAddress: ClientAddress = clientAddressOf()): void {
+/** `clientAddress` says which address a request comes from, for sign-in throttling and nonces (the socket's peer by default). */
+export function registerOAuthRoutes(router: Router, store: Store, { clientAddress = clientAddressOf(), noncesPerHolder }: OAuthOptions = {}): void {
   const throttle = new SignInThrottle(store.signInFailures)
+  const signed = signedBy(store, clientAddress, noncesPerHolder)
   router
-    .post(OAUTH_PATHS.requestToken, signed(store, 'consumer only', requestToken(store)))
+    .post(OAUTH_PATHS.requestToken, signed('consumer only', requestToken(store)))
     .get(OAUTH_PATHS.authorize, showAuthorizePage(store))
     .post(OAUTH_PATHS.authorize, answerAuthorizePage(store, throttle, clientAddress))
-    .post(OAUTH_PATHS.accessToken, signed(store, 'request token', accessToken(store)))
-    .get(OAUTH_PATHS.identify, signed(store, 'access token', identify(store)))
+    .post(OAUTH_PATHS.accessToken, signed('request token', accessToken(store)))
+    .get(OAUTH_PATHS.identify, signed('access token', identify(store)))
     .get(OAUTH_PATHS.sessionSyncScript, ofApplication(store, () => script(SESSION_SYNC_SCRIPT)))
     .get(OAUTH_PATHS.userFlyoutsScript, ofApplication(store, () => script(USER_FLYOUTS_SCRIPT)))
     .get(OAUTH_PATHS.signOut, ofApplication(store, () => signedOutPage()))
@@ -67,11 +69,15 @@ function ofApplication(store: Store, reply: () => Reply): Handler {
 
 type SignedHandler = (verified: VerifiedRequest, context: RequestContext) => Promise<Reply>
 
-/** Runs `handler` for a request whose signature checks out as `requirement` says; refusals become JSON errors. */
-function signed(store: Store, requirement: TokenRequirement, handler: SignedHandler): Handler {
-  return async (context) => {
+/** Runs a handler for a request whose signature checks out as `requirement` says; refusals become JSON errors. */
+function signedBy(
+  store: Store,
+  clientAddress: ClientAddress,
+  noncesPerHolder: number | undefined,
+): (requirement: TokenRequirement, handler: SignedHandler) => Handler {
+  return (requirement, handler) => async (context) => {
     try {
-      const request = await readSignedRequest(context.request)
+      const request = await readSignedRequest(context.request, clientAddress)
       if (!carriesOAuth(request)) {
         throw new OAuthProblem(
           401,
@@ -79,9 +85,10 @@ function signed(store: Store, requirement: TokenRequirement, handler: SignedHand
             'with your API key as the consumer key.',
         )
       }
-      return await handler(await verifySignedRequest(store, request, context.origin, requirement), context)
+      return await handler(await verifySignedRequest(store, request, context.origin, requirement, noncesPerHolder), context)
     } catch (error) {
       if (error instanceof OAuthProblem) return oauthError(error.status, error.message, context.origin)
+      if (error instanceof HttpError) return jsonError(error.status, error.message, error.headers)
       throw error
     }
   }

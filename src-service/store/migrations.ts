@@ -362,6 +362,16 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 10,
+    name: 'OAuth nonces bounded per holder',
+    // A nonce's holder is the token it was signed with, or the client's address without one: each holder may keep
+    // a bounded number in the timestamp window (auth/oauth.ts), so one client cannot fill the table for the rest.
+    sql: `
+      ALTER TABLE oauth_nonces ADD COLUMN holder TEXT NOT NULL DEFAULT '';
+      CREATE INDEX oauth_nonces_by_holder ON oauth_nonces (api_key, holder, timestamp);
+    `,
+  },
 ]
 
 /**

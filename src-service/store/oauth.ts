@@ -2,7 +2,7 @@
 // authorization dance, the access tokens it ends in (an access token is the AuthToken resource's `authToken`), and the
 // nonces already used. Signatures are computed over the secrets themselves, so those are sealed, not hashed.
 import { randomBytes } from 'node:crypto'
-import { formatW3cDate } from '../../src-protocol'
+import { formatW3cDate, type NonceRecording } from '../../src-protocol'
 import type { Engine, Row } from './engine'
 import type { SecretBox } from './secret-box'
 
@@ -45,7 +45,7 @@ export interface SignInRecord {
 /** Expired request tokens are kept this long after expiry, so a late visitor is told "expired", not "unknown". */
 const EXPIRED_TOKEN_MEMORY_MS = 24 * 60 * 60_000
 /** Spent nonces are swept out at most this often; until then the timestamp check refuses their requests anyway. */
-const NONCE_SWEEP_INTERVAL_MS = 60_000
+const NONCE_SWEEP_INTERVAL_SECONDS = 60
 // Verifier codes may be typed in by hand (`oob`), so no letters that look alike (0/O, 1/I/L, U/V).
 const VERIFIER_ALPHABET = 'ABCDEFGHJKMNPQRSTWXYZ23456789'
 const VERIFIER_LENGTH = 8
@@ -53,7 +53,7 @@ const VERIFIER_LENGTH = 8
 export class OAuthCredentials {
   readonly #db: Engine
   readonly #secrets: SecretBox
-  #nextNonceSweep = 0
+  #nextNonceSweep = 0 // seconds, as oauth_timestamp
 
   constructor(db: Engine, secrets: SecretBox) {
     this.#db = db
@@ -195,21 +195,42 @@ export class OAuthCredentials {
   }
 
   /**
-   * Records a nonce `apiKey` sent with `timestamp` (seconds); false if it was used before. Nonces whose timestamp is
-   * older than `forgetBefore` are swept out now and then: the timestamp check refuses those requests by itself.
+   * Records a nonce `apiKey` sent with `timestamp` for `holder` (the token it was signed with, or the client's
+   * address), unless it was used before or `holder` already keeps `capacity` nonces dated within `windowSeconds`
+   * before `now` (seconds, as timestamps are); `freeAt` then says when the oldest of them leaves the window. Older
+   * nonces are swept out now and then: the timestamp check refuses those requests by itself.
+   * Requests of one holder sent at the same moment may each see room for one more, so the bound is on memory, not on
+   * replays, which the primary key alone refuses.
    */
-  async useNonce(apiKey: string, nonce: string, timestamp: number, forgetBefore: number): Promise<boolean> {
-    const now = Date.now()
+  async useNonce(
+    apiKey: string,
+    holder: string,
+    nonce: string,
+    { timestamp, now, windowSeconds, capacity }: { timestamp: number; now: number; windowSeconds: number; capacity: number },
+  ): Promise<NonceRecording> {
+    const forgetBefore = now - windowSeconds
     if (now >= this.#nextNonceSweep) {
-      this.#nextNonceSweep = now + NONCE_SWEEP_INTERVAL_MS
+      this.#nextNonceSweep = now + NONCE_SWEEP_INTERVAL_SECONDS
       await this.#db.run('DELETE FROM oauth_nonces WHERE timestamp < :forgetBefore', { ':forgetBefore': forgetBefore })
     }
+    const held = `SELECT timestamp FROM oauth_nonces
+                  WHERE api_key = :apiKey AND holder = :holder AND timestamp >= :forgetBefore LIMIT :capacity`
+    const parameters = { ':apiKey': apiKey, ':holder': holder, ':forgetBefore': forgetBefore, ':capacity': capacity }
+    // Counting stops at the capacity, so a busy holder costs at most that many index entries per request.
     const inserted = await this.#db.get(
-      `INSERT INTO oauth_nonces (api_key, nonce, timestamp) VALUES (:apiKey, :nonce, :timestamp)
+      `INSERT INTO oauth_nonces (api_key, holder, nonce, timestamp)
+       SELECT :apiKey, :holder, :nonce, :timestamp WHERE (SELECT count(*) FROM (${held}) AS held) < :capacity
        ON CONFLICT (api_key, nonce) DO NOTHING RETURNING nonce`,
-      { ':apiKey': apiKey, ':nonce': nonce, ':timestamp': timestamp },
+      { ...parameters, ':nonce': nonce, ':timestamp': timestamp },
     )
-    return inserted !== null
+    if (inserted !== null) return { kind: 'recorded' }
+    const seen = await this.#db.get('SELECT 1 AS seen FROM oauth_nonces WHERE api_key = :apiKey AND nonce = :nonce', {
+      ':apiKey': apiKey,
+      ':nonce': nonce,
+    })
+    if (seen !== null) return { kind: 'replayed' }
+    const earliest = await this.#db.get(`SELECT min(timestamp) AS earliest FROM (${held}) AS held`, parameters)
+    return { kind: 'full', freeAt: Number(earliest?.['earliest'] ?? now) + windowSeconds + 1 }
   }
 
   /**

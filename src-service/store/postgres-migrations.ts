@@ -382,6 +382,14 @@ export const postgresMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: 'OAuth nonces bounded per holder',
+    sql: `
+      ALTER TABLE oauth_nonces ADD COLUMN holder TEXT NOT NULL DEFAULT '';
+      CREATE INDEX oauth_nonces_by_holder ON oauth_nonces (api_key, holder, timestamp);
+    `,
+  },
 ]
 
 /** Migration 6's url ids for `table`'s rows, as migrations.ts gives them, through url_id_given/url_id_forgotten. */

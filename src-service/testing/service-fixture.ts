@@ -32,7 +32,7 @@ export async function startTestService(
   accounts: readonly TestAccount[] = [],
   setUp: (store: Store) => Promise<void> = async () => {},
   lookup: LookupOptions = { offline: true },
-  limits: Pick<StartOptions, 'wsseNoncesPerUser' | 'liveStreams' | 'collectionFeeds' | 'categoriesPerPost' | 'clock'> = {},
+  limits: Pick<StartOptions, 'wsseNoncesPerUser' | 'oauthNoncesPerHolder' | 'liveStreams' | 'collectionFeeds' | 'categoriesPerPost' | 'clock'> = {},
 ): Promise<ServiceFixture> {
   const dataDir = mkdtempSync(join(tmpdir(), 'blogdesk-service-'))
   const onStore = async <T>(work: (store: Store) => Promise<T>): Promise<T> => {
