@@ -7,7 +7,7 @@ import { Extension } from '@tiptap/react'
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model'
 import { Plugin, PluginKey, TextSelection, type EditorState, type Transaction } from '@tiptap/pm/state'
 import { Decoration, DecorationSet, type EditorView } from '@tiptap/pm/view'
-import { blocksWithin, paneBandOf, scrollerOf, type Band } from './scroll-pane'
+import { blocksWithin, firstIndex, paneBandOf, scrollerOf, type Band } from './scroll-pane'
 
 export interface FindQuery {
   text: string
@@ -79,7 +79,7 @@ function highlightsFollowingThePane(view: EditorView): { destroy(): void } {
     const pane = paneBandOf(scrollerOf(view.dom))
     const onScreen = blocksWithin(view, pane)
     if (onScreen.from >= shown.from && onScreen.to <= shown.to) return
-    view.dispatch(showing(view.state.tr, shownAround(view, pane)))
+    view.dispatch(showing(view.state.tr, shownAround(view, pane, pane)))
   }
   // Scroll events do not bubble: heard on their way down, from whichever pane scrolls the text.
   document.addEventListener('scroll', follow, { capture: true, passive: true })
@@ -92,9 +92,8 @@ function highlightsFollowingThePane(view: EditorView): { destroy(): void } {
   }
 }
 
-/** The part of the post in `band` and a pane's height either side of it. */
-function shownAround(view: EditorView, band: Band): Match {
-  const pane = paneBandOf(scrollerOf(view.dom))
+/** The part of the post in `band` and the height of `pane` (the band the pane shows) either side of it. */
+function shownAround(view: EditorView, band: Band, pane: Band): Match {
   const beyond = (pane.bottom - pane.top) * SHOWN_BEYOND_THE_PANE
   return blocksWithin(view, { top: band.top - beyond, bottom: band.bottom + beyond })
 }
@@ -104,7 +103,7 @@ function shownAroundMatch(view: EditorView, match: Match): Match {
   const pane = paneBandOf(scrollerOf(view.dom))
   const height = pane.bottom - pane.top
   const start = view.coordsAtPos(match.from)
-  return shownAround(view, { top: start.top - height, bottom: start.bottom + height })
+  return shownAround(view, { top: start.top - height, bottom: start.bottom + height }, pane)
 }
 
 export function findStateOf(state: EditorState): FindState {
@@ -126,7 +125,8 @@ export function showing(tr: Transaction, shown: Match): Transaction {
 
 /** Searches the post for `query` (null: stops searching), and goes to the first match after the caret. */
 export function search(view: EditorView, query: FindQuery | null): void {
-  view.dispatch(searching(view.state.tr, query, shownAround(view, paneBandOf(scrollerOf(view.dom)))))
+  const pane = paneBandOf(scrollerOf(view.dom))
+  view.dispatch(searching(view.state.tr, query, shownAround(view, pane, pane)))
   const { matches } = findStateOf(view.state)
   if (matches.length === 0) return
   const after = matches.findIndex((match) => match.from >= view.state.selection.from)
@@ -205,18 +205,8 @@ function mapShown(tr: Transaction, shown: Match): Match {
 
 /** The matches (in document order) that start in `range`, found by halving. */
 function within(matches: Match[], { from, to }: Match): Match[] {
-  let first = 0
-  let end = matches.length
-  for (let high = end; first < high; ) {
-    const middle = (first + high) >>> 1
-    if (matches[middle]!.from < from) first = middle + 1
-    else high = middle
-  }
-  for (let low = first; low < end; ) {
-    const middle = (low + end) >>> 1
-    if (matches[middle]!.from < to) low = middle + 1
-    else end = middle
-  }
+  const first = firstIndex(matches.length, (index) => matches[index]!.from >= from)
+  const end = firstIndex(matches.length, (index) => matches[index]!.from >= to)
   return matches.slice(first, end)
 }
 

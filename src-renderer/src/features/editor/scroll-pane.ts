@@ -53,7 +53,7 @@ export function blocksWithin(view: EditorView, band: Band): { from: number; to: 
 }
 
 /** The first index in [0, count) for which `holds` is true, `holds` being false then true along it; count if none. */
-function firstIndex(count: number, holds: (index: number) => boolean): number {
+export function firstIndex(count: number, holds: (index: number) => boolean): number {
   let low = 0
   let high = count
   while (low < high) {
