@@ -20,7 +20,7 @@ export { readCategories, writeCategories } from './categories'
 export { isWellFormedMarkup } from './markup'
 export { formatW3cDate, parseW3cDate } from './dates'
 export { emailAddress, webAddress } from './addresses'
-export { createWsseHeader, WSSE_CHALLENGE, WsseVerifier, type WsseCredentials, type WsseOutcome } from './wsse'
+export { createWsseHeader, WSSE_CHALLENGE, WsseVerifier, type WsseAccount, type WsseCredentials, type WsseOutcome } from './wsse'
 export { UsedNonces, type NonceLedger, type NonceLedgerFactory, type NonceRecording } from './used-nonces'
 export {
   baseStringUri,

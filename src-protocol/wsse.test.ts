@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer'
 import { createHash } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
-import { WSSE_CHALLENGE, WsseVerifier, createWsseHeader, type WsseOutcome } from './index'
+import { WSSE_CHALLENGE, WsseVerifier, createWsseHeader, type WsseAccount, type WsseOutcome } from './index'
 import { generatedShape, readCapture, readFixture } from './test-fixtures'
 
 // Passwords behind the captured vectors: Movable Type's API password for Melody appears in the Basic-auth capture
@@ -29,15 +29,15 @@ function verifier(
   passwords: Record<string, string>,
   now: Date | (() => number),
   options: { windowMs?: number; maxNoncesPerUser?: number } = {},
-): WsseVerifier {
+): WsseVerifier<string> {
   return new WsseVerifier({
-    passwordOf: (username) => (Object.hasOwn(passwords, username) ? (passwords[username] ?? null) : null),
+    accountOf: (username) => (Object.hasOwn(passwords, username) ? { apiPassword: passwords[username]!, account: username } : null),
     now: typeof now === 'function' ? now : () => now.getTime(),
     ...options,
   })
 }
 
-function refusal(outcome: WsseOutcome): { status: number; message: string } {
+function refusal(outcome: WsseOutcome<string>): { status: number; message: string } {
   if (outcome.ok) throw new Error(`accepted ${outcome.username}`)
   return { status: outcome.status, message: outcome.message }
 }
@@ -81,30 +81,30 @@ describe('WsseVerifier accepts what real clients send', () => {
   test('a header it made itself', async () => {
     const now = new Date()
     const header = createWsseHeader({ username: 'Melody', password: 'secret' }, { now })
-    expect(await verifier({ Melody: 'secret' }, now).verify(header)).toEqual({ ok: true, username: 'Melody' })
+    expect(await verifier({ Melody: 'secret' }, now).verify(header)).toEqual({ ok: true, username: 'Melody', account: 'Melody' })
   })
 
   test('XML::Atom: digest over the raw nonce bytes (generated vector)', async () => {
     const outcome = await verifier({ Melody: TYPEPAD_PASSWORD }, VECTOR_CREATED).verify(XMLATOM_RAW_VECTOR)
-    expect(outcome).toEqual({ ok: true, username: 'Melody' })
+    expect(outcome).toEqual({ ok: true, username: 'Melody', account: 'Melody' })
   })
 
   test('TypePad documentation / old Lifeblog: digest over the nonce text as sent (generated vector)', async () => {
     const outcome = await verifier({ Melody: TYPEPAD_PASSWORD }, VECTOR_CREATED).verify(TYPEPAD_STYLE_VECTOR)
-    expect(outcome).toEqual({ ok: true, username: 'Melody' })
+    expect(outcome).toEqual({ ok: true, username: 'Melody', account: 'Melody' })
   })
 
   test("the TypePad documentation's own example, a hex nonce hashed as sent", async () => {
     const [header = ''] = xWsseLines(readFixture('atom03/typepad-doc-wsse-example.txt'))
     expect(field(header, 'Nonce')).toBe('7c19aeed85b93d35ba42e357f10ca19bf314d622')
     const outcome = await verifier({ Melody: TYPEPAD_PASSWORD }, VECTOR_CREATED).verify(header)
-    expect(outcome).toEqual({ ok: true, username: 'Melody' })
+    expect(outcome).toEqual({ ok: true, username: 'Melody', account: 'Melody' })
   })
 
   test('XML::Atom::Client 0.43 on the wire (captured)', async () => {
     const [header = ''] = xWsseLines(readFixture('peers/xml-atom-client/01-GET-root-wire.txt'))
     const created = new Date(field(header, 'Created'))
-    expect(await verifier({ Melody: TYPEPAD_PASSWORD }, created).verify(header)).toEqual({ ok: true, username: 'Melody' })
+    expect(await verifier({ Melody: TYPEPAD_PASSWORD }, created).verify(header)).toEqual({ ok: true, username: 'Melody', account: 'Melody' })
   })
 
   test.each([
@@ -119,7 +119,7 @@ describe('WsseVerifier accepts what real clients send', () => {
     ['21-header-with-WSSE-prefix.txt', 'a "WSSE " prefix'],
   ])('a request Movable Type 7 accepted: %s (%s)', async (file) => {
     const { wsse, answeredAt } = readCapture(`peers/mt/ok/${file}`)
-    expect(await verifier({ Melody: MT_PASSWORD }, answeredAt).verify(wsse)).toEqual({ ok: true, username: 'Melody' })
+    expect(await verifier({ Melody: MT_PASSWORD }, answeredAt).verify(wsse)).toEqual({ ok: true, username: 'Melody', account: 'Melody' })
   })
 
   test("Movable Type's own test client: UserNameToken, hex nonce sent base64, digest without padding", async () => {
@@ -129,24 +129,28 @@ describe('WsseVerifier accepts what real clients send', () => {
     const header = `UserNameToken Username="Chuck D", PasswordDigest="${digest}", Nonce="${nonce.toString('base64')}", Created="${created}"`
     expect(header).not.toMatch(/PasswordDigest="[^"]*=/)
     const outcome = await verifier({ 'Chuck D': 'chuck-api' }, new Date(created)).verify(header)
-    expect(outcome).toEqual({ ok: true, username: 'Chuck D' })
+    expect(outcome).toEqual({ ok: true, username: 'Chuck D', account: 'Chuck D' })
   })
 
   test('field names in any case and any order (Movable Type answers 400 to lowercase names)', async () => {
     const { wsse, answeredAt } = readCapture('peers/mt/err/16-lowercase-field-names.txt')
-    expect(await verifier({ Melody: MT_PASSWORD }, answeredAt).verify(wsse)).toEqual({ ok: true, username: 'Melody' })
+    expect(await verifier({ Melody: MT_PASSWORD }, answeredAt).verify(wsse)).toEqual({ ok: true, username: 'Melody', account: 'Melody' })
     const reordered = `UsernameToken Created="${field(XMLATOM_RAW_VECTOR, 'Created')}", Nonce="${field(XMLATOM_RAW_VECTOR, 'Nonce')}", Username="Melody", PasswordDigest="${field(XMLATOM_RAW_VECTOR, 'PasswordDigest')}"`
-    expect(await verifier({ Melody: TYPEPAD_PASSWORD }, VECTOR_CREATED).verify(reordered)).toEqual({ ok: true, username: 'Melody' })
+    expect(await verifier({ Melody: TYPEPAD_PASSWORD }, VECTOR_CREATED).verify(reordered)).toEqual({ ok: true, username: 'Melody', account: 'Melody' })
   })
 
   test('a digest over the base64 nonce text (Movable Type refuses it; both conventions are in the wild)', async () => {
     const { wsse, answeredAt } = readCapture('peers/mt/err/15-digest-over-base64-nonce-text.txt')
-    expect(await verifier({ Melody: MT_PASSWORD }, answeredAt).verify(wsse)).toEqual({ ok: true, username: 'Melody' })
+    expect(await verifier({ Melody: MT_PASSWORD }, answeredAt).verify(wsse)).toEqual({ ok: true, username: 'Melody', account: 'Melody' })
   })
 
-  test('passwordOf may answer asynchronously', async () => {
-    const check = new WsseVerifier({ passwordOf: async () => TYPEPAD_PASSWORD, now: () => VECTOR_CREATED.getTime() })
-    expect(await check.verify(XMLATOM_RAW_VECTOR)).toEqual({ ok: true, username: 'Melody' })
+  test('accountOf may answer asynchronously, and its account comes back with the verified user', async () => {
+    const melody = { id: 7 }
+    const check = new WsseVerifier({
+      accountOf: async () => ({ apiPassword: TYPEPAD_PASSWORD, account: melody }),
+      now: () => VECTOR_CREATED.getTime(),
+    })
+    expect(await check.verify(XMLATOM_RAW_VECTOR)).toEqual({ ok: true, username: 'Melody', account: melody })
   })
 })
 
@@ -289,7 +293,8 @@ describe('WsseVerifier refuses', () => {
 
   test('two simultaneous requests with one header: exactly one gets through', async () => {
     const check = new WsseVerifier({
-      passwordOf: () => new Promise((resolve) => setTimeout(() => resolve(TYPEPAD_PASSWORD), 5)),
+      accountOf: () =>
+        new Promise<WsseAccount<string>>((resolve) => setTimeout(() => resolve({ apiPassword: TYPEPAD_PASSWORD, account: 'Melody' }), 5)),
       now: () => VECTOR_CREATED.getTime(),
     })
     const outcomes = await Promise.all([check.verify(XMLATOM_RAW_VECTOR), check.verify(XMLATOM_RAW_VECTOR)])
@@ -321,9 +326,9 @@ describe('WsseVerifier refuses', () => {
   })
 
   test('options out of range are refused when the verifier is made', () => {
-    const passwordOf = () => null
-    expect(() => new WsseVerifier({ passwordOf, windowMs: 0 })).toThrow(RangeError)
-    expect(() => new WsseVerifier({ passwordOf, maxNoncesPerUser: 0 })).toThrow(RangeError)
-    expect(() => new WsseVerifier({ passwordOf, maxNoncesPerUser: 1.5 })).toThrow(RangeError)
+    const accountOf = () => null
+    expect(() => new WsseVerifier({ accountOf, windowMs: 0 })).toThrow(RangeError)
+    expect(() => new WsseVerifier({ accountOf, maxNoncesPerUser: 0 })).toThrow(RangeError)
+    expect(() => new WsseVerifier({ accountOf, maxNoncesPerUser: 1.5 })).toThrow(RangeError)
   })
 })

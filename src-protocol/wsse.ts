@@ -104,14 +104,20 @@ function readHeader(header: string): HeaderReading {
   }
 }
 
-export type WsseOutcome =
-  | { ok: true; username: string }
+/** A user as the verifier needs one: their API password, and the caller's own record of them, given back on success. */
+export interface WsseAccount<Account> {
+  apiPassword: string
+  account: Account
+}
+
+export type WsseOutcome<Account> =
+  | { ok: true; username: string; account: Account }
   | { ok: false; status: 400 | 401; message: string }
   | { ok: false; status: 429; message: string; retryAfterSeconds: number }
 
-export interface WsseVerifierOptions {
-  /** The user's API password, or null when there is no such user. */
-  passwordOf(username: string): string | null | Promise<string | null>
+export interface WsseVerifierOptions<Account> {
+  /** The user named `username` with their API password (one look-up serves both), or null when there is no such user. */
+  accountOf(username: string): WsseAccount<Account> | null | Promise<WsseAccount<Account> | null>
   /** Milliseconds since the epoch; defaults to Date.now. */
   now?: () => number
   /** How far Created may be from now, either way; also how long a nonce is remembered. Default 5 minutes. */
@@ -166,21 +172,21 @@ const DEFAULT_WINDOW_MS = 5 * 60_000
 const DEFAULT_MAX_NONCES_PER_USER = 10_000
 
 /** Checks X-WSSE headers for one service: digest, clock, and nonces already used. */
-export class WsseVerifier {
-  private readonly passwordOf: WsseVerifierOptions['passwordOf']
+export class WsseVerifier<Account> {
+  private readonly accountOf: WsseVerifierOptions<Account>['accountOf']
   private readonly now: () => number
   private readonly windowMs: number
   private readonly maxNoncesPerUser: number
   private readonly usedNonces: NonceLedger
 
-  constructor(options: WsseVerifierOptions) {
+  constructor(options: WsseVerifierOptions<Account>) {
     const windowMs = options.windowMs ?? DEFAULT_WINDOW_MS
     const maxNoncesPerUser = options.maxNoncesPerUser ?? DEFAULT_MAX_NONCES_PER_USER
     if (!(windowMs > 0)) throw new RangeError(`windowMs must be a positive number of milliseconds, not ${windowMs}.`)
     if (!Number.isInteger(maxNoncesPerUser) || maxNoncesPerUser < 1) {
       throw new RangeError(`maxNoncesPerUser must be a positive whole number, not ${maxNoncesPerUser}.`)
     }
-    this.passwordOf = options.passwordOf
+    this.accountOf = options.accountOf
     this.now = options.now ?? Date.now
     this.windowMs = windowMs
     this.maxNoncesPerUser = maxNoncesPerUser
@@ -192,22 +198,22 @@ export class WsseVerifier {
    * Checks, in order: header present and readable (401), every field there (400), username and digest (401),
    * Created within the window (401), nonce not used before (401), room for another of the user's nonces (429).
    */
-  async verify(header: string | undefined): Promise<WsseOutcome> {
+  async verify(header: string | undefined): Promise<WsseOutcome<Account>> {
     if (header === undefined || header.trim() === '') return { ok: false, status: 401, message: MESSAGES.absent }
     const reading = readHeader(header)
     if (reading.kind === 'unreadable') return { ok: false, status: 401, message: MESSAGES.unreadable }
     if (reading.kind === 'incomplete') return { ok: false, status: 400, message: missingFieldsMessage(reading.missing) }
     const { username, passwordDigest: givenDigest, nonce, created } = reading.token
 
-    const password = await this.passwordOf(username)
+    const found = await this.accountOf(username)
     // Both conventions in the wild: digest over the decoded nonce bytes (XML::Atom, MT) or over the text as sent
     // (TypePad's documentation). Unknown users get the same work and the same answer as a wrong password.
     const nonceBytes = decodeNonce(nonce)
-    const secret = password ?? ''
+    const secret = found?.apiPassword ?? ''
     const overBytes = digestsEqual(passwordDigest(nonceBytes, created, secret), givenDigest)
     // A wrong password or an unknown user always costs both digests; only the right one can stop at the first.
     const overText = overBytes || digestsEqual(passwordDigest(Buffer.from(nonce, 'utf8'), created, secret), givenDigest)
-    if (password === null || !(overBytes || overText)) {
+    if (found === null || !(overBytes || overText)) {
       return { ok: false, status: 401, message: MESSAGES.wrongCredentials }
     }
     const now = this.now()
@@ -224,7 +230,7 @@ export class WsseVerifier {
       const retryAfterSeconds = Math.max(1, Math.ceil((recording.freeAt - now) / 1000))
       return { ok: false, status: 429, message: tooManyMessage(this.maxNoncesPerUser, this.windowMs), retryAfterSeconds }
     }
-    return { ok: true, username }
+    return { ok: true, username, account: found.account }
   }
 }
 

@@ -85,7 +85,7 @@ describe('WSSE failures', () => {
   })
 
   it('take as long for a username nobody has as for a real one, so timing does not tell which names exist', async () => {
-    const verifier = new WsseVerifier({ passwordOf: (username) => store.users.apiPasswordOf(username) })
+    const verifier = new WsseVerifier({ accountOf: (username) => store.users.wsseAccountOf(username) })
     const timeRefusal = async (username: string) => {
       const header = createWsseHeader({ username, password: 'a guess' })
       const started = performance.now()

@@ -12,7 +12,7 @@ export type AuthenticatedHandler = (context: RequestContext, user: User) => Repl
  */
 export function wsseGuard(users: Users, nonceLedger: NonceLedgerFactory, maxNoncesPerUser?: number): (handler: AuthenticatedHandler) => Handler {
   const verifier = new WsseVerifier({
-    passwordOf: (username) => users.apiPasswordOf(username),
+    accountOf: (username) => users.wsseAccountOf(username),
     nonceLedger,
     ...(maxNoncesPerUser === undefined ? {} : { maxNoncesPerUser }),
   })
@@ -24,10 +24,7 @@ export function wsseGuard(users: Users, nonceLedger: NonceLedgerFactory, maxNonc
       return errorReply(429, outcome.message, { 'Retry-After': String(outcome.retryAfterSeconds) })
     }
     if (!outcome.ok) return challenge(outcome.status, outcome.message)
-    // The user can vanish between the password lookup and here only if deleted meanwhile.
-    const user = await users.find(outcome.username)
-    if (!user) return challenge(401, `There is no user ${outcome.username} on this service. Check the username.`)
-    return handler(context, user)
+    return handler(context, outcome.account)
   }
 }
 

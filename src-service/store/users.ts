@@ -1,3 +1,4 @@
+import type { WsseAccount } from '../../src-protocol'
 import { insertReturningId } from './dialect'
 import type { Engine, Row } from './engine'
 import { hashPassword } from './passwords'
@@ -21,13 +22,14 @@ export interface NewUser {
 export class Users {
   readonly #db: Engine
   readonly #secrets: SecretBox
-  /** Opened in place of a password for a username nobody has, so the answer takes as long as for a real user. */
-  readonly #decoyPassword: Uint8Array
+  /** Read in place of a row for a username nobody has, so the answer takes as long as for a real user. */
+  readonly #decoy: Row
 
   constructor(db: Engine, secrets: SecretBox) {
     this.#db = db
     this.#secrets = secrets
-    this.#decoyPassword = secrets.seal('decoy API password of the same length as a real one')
+    const decoyPassword = secrets.seal('decoy API password of the same length as a real one')
+    this.#decoy = { id: 0, username: '', display_name: 'Nobody', api_password_sealed: decoyPassword }
   }
 
   async add(user: NewUser): Promise<User> {
@@ -55,11 +57,25 @@ export class Users {
     return row && toUser(row)
   }
 
-  /** Null when there is no such user, after the same work as for one: the timing tells nobody which names exist. */
   async apiPasswordOf(username: string): Promise<string | null> {
-    const row = await this.#spelledExactly(username, 'username, api_password_sealed')
-    const password = this.#secrets.open((row?.['api_password_sealed'] as Uint8Array | undefined) ?? this.#decoyPassword)
-    return row && password
+    return (await this.wsseAccountOf(username))?.apiPassword ?? null
+  }
+
+  /**
+   * The user and their API password, in one look-up, for the WSSE verifier. Null when there is no such user, after the
+   * same work as for one: the timing tells nobody which names exist.
+   */
+  async wsseAccountOf(username: string): Promise<WsseAccount<User> | null> {
+    // Always one row, empty for a username nobody has: reading it costs the same either way.
+    const row = await this.#db.get(
+      `SELECT users.id, users.username, users.display_name, users.api_password_sealed
+       FROM (SELECT 1 AS one) AS always LEFT JOIN users ON users.username = :username`,
+      { ':username': username },
+    )
+    const found = row?.['username'] === username ? row : null
+    const read = found ?? this.#decoy
+    const account = { apiPassword: this.#secrets.open(read['api_password_sealed'] as Uint8Array), account: toUser(read) }
+    return found && account
   }
 
   async #spelledExactly(username: string, columns: string): Promise<Row | null> {
