@@ -29,6 +29,8 @@ import { prepareDataDir } from './store/data-dir'
 
 /** How often a scheduled post's date is looked for between requests. */
 const SCHEDULED_RELEASE_INTERVAL_MS = 5_000
+/** The methods whose answers may show posts and events: a scheduled post whose time has come is released first. */
+const READS = new Set(['GET', 'HEAD'])
 
 export interface ServiceOptions {
   dataDir: string
@@ -125,6 +127,8 @@ export async function createService({
         const listener = router.listener(new URL(origin).origin)
         return withOperations(
           (request, response) => {
+            // Only a read can show a post whose time has come, so only a read waits for the look; writes skip it.
+            if (!READS.has(request.method ?? 'GET')) return listener(request, response)
             void releaseScheduledPosts(store, clock)
               .catch(reportReleaseFailure)
               .then(() => listener(request, response))

@@ -1,7 +1,7 @@
 // Scheduled posts (docs/PROTOCOL.md, "Scheduled posts"): a post whose `issued` is in the future stays off the
 // weblog's public pages and out of its author's events until that time. Its NewAsset event is recorded when the time
-// has come, dated the post's own date, by `releaseScheduledPosts`: the service runs it before every request and on a
-// timer (for open live streams), so no reader ever sees a post whose event is missing.
+// has come, dated the post's own date, by `releaseScheduledPosts`: the service runs it before every read (GET, HEAD)
+// and on a timer (for open live streams), so no reader ever sees a post whose event is missing.
 import type { ServiceClock } from '../clock'
 import { w3cNow } from '../clock'
 import type { Store } from '../store'
