@@ -2,7 +2,8 @@ import { useEffect, useId, useRef, useState } from 'react'
 import type { DraftSummary, WeblogAddress } from '../../../../src-shared/contract'
 import { toApiError, type ApiError } from '../../lib/apiError'
 import { openInBrowser } from '../../lib/links'
-import { Button, ErrorNotice, ListHeader, Spinner, classNames } from '../../ui'
+import { Button, ErrorNotice, ListHeader, classNames } from '../../ui'
+import { DraftsListState } from './DraftsListState'
 import { useNavigation } from '../navigation'
 import { startNewPost, useNewPostCommand } from './commands'
 import { StateBadge } from './StateBadge'
@@ -64,16 +65,7 @@ function Drafts({ accountId, weblogPostUri, onShowTrash }: DraftsListProps & { o
       {creating.status === 'failed' && <ErrorNotice error={creating.error} className="drafts-list__notice" />}
       {linkError && <ErrorNotice error={linkError} className="drafts-list__notice" />}
       {undoError && <ErrorNotice error={undoError} className="drafts-list__notice" />}
-      {(!list || list.status === 'loading') && (
-        <div className="drafts-list__state">
-          <Spinner label="Loading drafts…" />
-        </div>
-      )}
-      {list?.status === 'failed' && (
-        <div className="drafts-list__state">
-          <ErrorNotice error={list.error} onRetry={() => void load({ accountId, weblogPostUri })} />
-        </div>
-      )}
+      <DraftsListState list={list} loadingLabel="Loading drafts…" onRetry={() => void load({ accountId, weblogPostUri })} />
       {list?.status === 'loaded' &&
         (list.value.drafts.length === 0 ? (
           <p className="drafts-list__empty">No drafts yet. Start one with New post; it is kept on this computer as you type.</p>

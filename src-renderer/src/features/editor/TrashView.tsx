@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react'
 import type { TrashedDraft, WeblogAddress } from '../../../../src-shared/contract'
-import { Button, ConfirmDialog, ErrorNotice, ListHeader, Spinner, Toast, classNames } from '../../ui'
+import { Button, ConfirmDialog, ErrorNotice, ListHeader, Toast, classNames } from '../../ui'
+import { DraftsListState } from './DraftsListState'
 import { formatExact, formatSaved } from './time'
 import { useTrashStore } from './trash'
 import { weblogKey } from './store'
@@ -55,16 +56,7 @@ export function TrashView({ address, onBack }: { address: WeblogAddress; onBack(
       </ConfirmDialog>
       <p className="drafts-list__hint">Deleted drafts stay here for 30 days, then they are deleted for good.</p>
       {error && <ErrorNotice error={error} className="drafts-list__notice" />}
-      {(!list || list.status === 'loading') && (
-        <div className="drafts-list__state">
-          <Spinner label="Loading the Trash…" />
-        </div>
-      )}
-      {list?.status === 'failed' && (
-        <div className="drafts-list__state">
-          <ErrorNotice error={list.error} onRetry={() => void load({ accountId, weblogPostUri })} />
-        </div>
-      )}
+      <DraftsListState list={list} loadingLabel="Loading the Trash…" onRetry={() => void load({ accountId, weblogPostUri })} />
       {list?.status === 'loaded' &&
         (list.value.length === 0 ? (
           <p className="drafts-list__empty">The Trash is empty.</p>
