@@ -3,13 +3,10 @@
 import { stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import exifr from 'exifr'
-import { FileVault, openCore } from '../src-main/core'
-import { testCipher } from '../src-main/core/testing/core-fixture'
 import { DEMO_PHOTOS_FOLDER } from '../src-service/demo/photos'
 import { startServiceProcess } from '../src-service/testing/service-process'
 import { expect, test } from './fixtures'
 import { expectAccessible } from './harness/accessibility'
-import { installBridge } from './harness/bridge'
 import { chooseFiles, dropFiles } from './harness/files'
 import { saveScreenshot } from './harness/screenshots'
 import { CollectionsModel } from './models/collections'
@@ -111,11 +108,8 @@ test('three photos dropped on an album show their details, upload with progress,
 test('a photo uploaded while the service is down waits in the outbox, survives a restart with its thumbnail and details, and goes once the service is back', async ({
   app,
   service,
-  core,
   platform,
-  appDataDir,
-  renderer,
-  context,
+  reopen,
 }, testInfo) => {
   test.setTimeout(120_000)
   await app.addAccount(service.sandbox)
@@ -130,49 +124,33 @@ test('a photo uploaded while the service is down waits in the outbox, survives a
   await expect(collections.upload('tram-28.jpg')).toContainText(/Queued|Waiting to try again/)
   await saveScreenshot(app.page, testInfo, 'album-queued-offline.png')
 
-  await app.page.close()
-  await core.close()
-  const reopened = await openCore({ dataDir: appDataDir, platform, vault: new FileVault(join(appDataDir, 'secrets.bin'), testCipher) })
-  const page = await context.newPage()
-  const pageErrors: string[] = []
-  page.on('pageerror', (error) => pageErrors.push(`uncaught: ${error.message}`))
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(`console: ${message.text()}`)
-  })
-  const bridge = await installBridge(page, reopened)
-  try {
-    await page.goto(renderer.url)
-    const again = new CollectionsModel(page)
-    await again.openAlbum(ALBUM)
-    const restored = again.upload('tram-28')
-    await expect(restored, 'still in the outbox after the restart').toContainText(/Queued|Waiting to try again/)
-    // It still shows what was read from it when it was chosen.
-    await expect(restored.locator('img')).toHaveAttribute('src', /^data:image\/jpeg;base64,/)
-    await expect(again.fact('tram-28', 'Camera')).toHaveText('Blogdesk Sandbox Camera')
-    await expect(again.fact('tram-28', 'Taken')).toContainText('2024')
-    // The sidebar could not read the albums now, and says so.
-    const stale = page.getByRole('navigation', { name: 'Accounts' }).getByText('Not up to date')
-    await expect(stale.first()).toBeVisible()
-    // Events the reopened core sent while the page was still loading had no page to reach: it reads the outbox as it opens.
-    const failuresWhileLoading = bridge.deliveryFailures.length
-    await saveScreenshot(page, testInfo, 'album-after-restart.png')
+  const { page, bridge, pageErrors } = await reopen()
+  const again = new CollectionsModel(page)
+  await again.openAlbum(ALBUM)
+  const restored = again.upload('tram-28')
+  await expect(restored, 'still in the outbox after the restart').toContainText(/Queued|Waiting to try again/)
+  // It still shows what was read from it when it was chosen.
+  await expect(restored.locator('img')).toHaveAttribute('src', /^data:image\/jpeg;base64,/)
+  await expect(again.fact('tram-28', 'Camera')).toHaveText('Blogdesk Sandbox Camera')
+  await expect(again.fact('tram-28', 'Taken')).toContainText('2024')
+  // The sidebar could not read the albums now, and says so.
+  const stale = page.getByRole('navigation', { name: 'Accounts' }).getByText('Not up to date')
+  await expect(stale.first()).toBeVisible()
+  // Events the reopened core sent while the page was still loading had no page to reach: it reads the outbox as it opens.
+  const failuresWhileLoading = bridge.deliveryFailures.length
+  await saveScreenshot(page, testInfo, 'album-after-restart.png')
 
-    const revived = await startServiceProcess(service.dataDir, service.port)
-    try {
-      await expect(restored).toContainText('Uploaded', { timeout: 60_000 })
-      await expect.poll(async () => (await again.photoTitles())[0]).toBe('tram-28')
-      await expect(stale, 'once something reached the server, the sidebar reads it again').toHaveCount(0)
-      await page.getByRole('main').getByRole('button', { name: 'View the album on the web' }).click()
-      const albumPage = await (await fetch(platform.openedLinks.at(-1)!)).text()
-      expect(albumPage.match(/>tram-28</g), 'sent exactly once').toHaveLength(1)
-      await saveScreenshot(page, testInfo, 'album-sent-after-restart.png')
-    } finally {
-      await revived.stop()
-    }
-    expect([...bridge.bugs, ...bridge.deliveryFailures.slice(failuresWhileLoading), ...pageErrors]).toEqual([])
+  const revived = await startServiceProcess(service.dataDir, service.port)
+  try {
+    await expect(restored).toContainText('Uploaded', { timeout: 60_000 })
+    await expect.poll(async () => (await again.photoTitles())[0]).toBe('tram-28')
+    await expect(stale, 'once something reached the server, the sidebar reads it again').toHaveCount(0)
+    await page.getByRole('main').getByRole('button', { name: 'View the album on the web' }).click()
+    const albumPage = await (await fetch(platform.openedLinks.at(-1)!)).text()
+    expect(albumPage.match(/>tram-28</g), 'sent exactly once').toHaveLength(1)
+    await saveScreenshot(page, testInfo, 'album-sent-after-restart.png')
   } finally {
-    bridge.close()
-    await page.close()
-    await reopened.close()
+    await revived.stop()
   }
+  expect([...bridge.bugs, ...bridge.deliveryFailures.slice(failuresWhileLoading), ...pageErrors]).toEqual([])
 })

@@ -3,11 +3,11 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { test as base } from '@playwright/test'
+import { test as base, type Page } from '@playwright/test'
 import { FileVault, openCore, type Core } from '../src-main/core'
 import { testCipher } from '../src-main/core/testing/core-fixture'
 import { createTestPlatform, type TestPlatform } from '../src-main/core/testing/test-platform'
-import { installBridge } from './harness/bridge'
+import { installBridge, type Bridge } from './harness/bridge'
 import { builtRendererDir } from './harness/paths'
 import { startServiceProcess, type ServiceProcess } from '../src-service/testing/service-process'
 import { serveDirectory, type StaticServer } from './harness/static-server'
@@ -23,6 +23,19 @@ interface TestFixtures {
   platform: TestPlatform
   core: Core
   app: AppModel
+  /**
+   * Quits and reopens Blogdesk: closes the window and the core, then opens a new core on the same data dir and a new
+   * window on it. What it opens is closed after the test.
+   */
+  reopen: () => Promise<ReopenedApp>
+}
+
+export interface ReopenedApp {
+  core: Core
+  page: Page
+  bridge: Bridge
+  /** Uncaught exceptions and console errors of the new window. */
+  pageErrors: string[]
 }
 
 interface WorkerFixtures {
@@ -69,24 +82,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   core: async ({ appDataDir, platform }, use) => {
-    const core = await openCore({
-      dataDir: appDataDir,
-      platform,
-      vault: new FileVault(join(appDataDir, 'secrets.bin'), testCipher),
-    })
+    const core = await openTestCore(appDataDir, platform)
     await use(core)
     await core.close()
   },
 
   app: async ({ page, core, renderer }, use) => {
     // Uncaught exceptions and console errors (a CSP violation among them) fail the test even when the UI looks fine.
-    const pageErrors: string[] = []
-    page.on('pageerror', (error) => pageErrors.push(`uncaught: ${error.message}`))
-    page.on('console', (message) => {
-      // The harness's init scripts are offered to every frame; the preview's sandbox refusing them is its defence working.
-      if (/^Blocked script execution in 'about:(?:srcdoc|blank)' because the document's frame is sandboxed/.test(message.text())) return
-      if (message.type() === 'error') pageErrors.push(`console: ${message.text()} (${message.location().url})`)
-    })
+    const pageErrors = collectPageErrors(page)
     const bridge = await installBridge(page, core)
     await page.goto(renderer.url)
     await use(new AppModel(page))
@@ -96,6 +99,42 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       throw new AggregateError(problems, `The core or the page reported ${problems.length} error(s) during the test.`)
     }
   },
+
+  reopen: async ({ app, core, appDataDir, platform, context, renderer }, use) => {
+    const opened: ReopenedApp[] = []
+    await use(async () => {
+      await app.page.close()
+      await core.close()
+      const reopened = await openTestCore(appDataDir, platform)
+      const page = await context.newPage()
+      const pageErrors = collectPageErrors(page)
+      const bridge = await installBridge(page, reopened)
+      opened.push({ core: reopened, page, bridge, pageErrors })
+      await page.goto(renderer.url)
+      return opened.at(-1)!
+    })
+    for (const { core: reopened, page, bridge } of opened) {
+      bridge.close()
+      await page.close()
+      await reopened.close()
+    }
+  },
 })
+
+function openTestCore(appDataDir: string, platform: TestPlatform): Promise<Core> {
+  return openCore({ dataDir: appDataDir, platform, vault: new FileVault(join(appDataDir, 'secrets.bin'), testCipher) })
+}
+
+/** Collects the page's uncaught exceptions and console errors as they happen. */
+function collectPageErrors(page: Page): string[] {
+  const pageErrors: string[] = []
+  page.on('pageerror', (error) => pageErrors.push(`uncaught: ${error.message}`))
+  page.on('console', (message) => {
+    // The harness's init scripts are offered to every frame; the preview's sandbox refusing them is its defence working.
+    if (/^Blocked script execution in 'about:(?:srcdoc|blank)' because the document's frame is sandboxed/.test(message.text())) return
+    if (message.type() === 'error') pageErrors.push(`console: ${message.text()} (${message.location().url})`)
+  })
+  return pageErrors
+}
 
 export { expect } from '@playwright/test'

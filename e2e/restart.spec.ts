@@ -1,13 +1,9 @@
 // Quitting and reopening Blogdesk: the window and the main process's core close, and new ones open on the same data
 // dir. A draft comes back as it was written, and a publish queued while the service was down is still queued, and
 // goes out once the service is back.
-import { join } from 'node:path'
-import { FileVault, openCore } from '../src-main/core'
-import { testCipher } from '../src-main/core/testing/core-fixture'
 import { startServiceProcess } from '../src-service/testing/service-process'
 import { expect, test } from './fixtures'
 import { expectAccessible } from './harness/accessibility'
-import { installBridge } from './harness/bridge'
 import { saveScreenshot } from './harness/screenshots'
 import { fetchWeblogTitles } from './harness/weblog-listing'
 import { EditorModel, fetchWeblogPosts } from './models/editor'
@@ -15,15 +11,7 @@ import { EditorModel, fetchWeblogPosts } from './models/editor'
 const KEPT = { title: 'Half a thought', text: 'Kept on this computer: it was never published.' }
 const QUEUED = { title: 'Sent after a restart', text: 'Published while the service was down, then the app was closed.' }
 
-test('a draft and a queued publish survive closing Blogdesk and opening it again', async ({
-  app,
-  service,
-  core,
-  platform,
-  appDataDir,
-  renderer,
-  context,
-}, testInfo) => {
+test('a draft and a queued publish survive closing Blogdesk and opening it again', async ({ app, service, reopen }, testInfo) => {
   test.setTimeout(120_000)
   const editor = new EditorModel(app.page)
   const [weblog] = await fetchWeblogTitles(service.sandbox)
@@ -37,42 +25,26 @@ test('a draft and a queued publish survive closing Blogdesk and opening it again
   await editor.publishButton.click()
   await expect(editor.stateBadge).toHaveText(/^(Queued|Waiting)/)
 
-  await app.page.close()
-  await core.close()
-  const reopened = await openCore({ dataDir: appDataDir, platform, vault: new FileVault(join(appDataDir, 'secrets.bin'), testCipher) })
-  const page = await context.newPage()
-  const pageErrors: string[] = []
-  page.on('pageerror', (error) => pageErrors.push(`uncaught: ${error.message}`))
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(`console: ${message.text()}`)
-  })
-  const bridge = await installBridge(page, reopened)
-  try {
-    await page.goto(renderer.url)
-    const again = new EditorModel(page)
-    await again.openDrafts(weblog!)
-    await expect(again.draftItem(KEPT.title)).toContainText('Draft')
-    await expect(again.draftItem(QUEUED.title)).toContainText(/Queued|Waiting/)
-    await again.openDraft(KEPT.title)
-    await expect(again.title).toHaveValue(KEPT.title)
-    await expect(again.text).toHaveText(KEPT.text)
-    await saveScreenshot(page, testInfo, 'restart-reopened.png')
-    await expectAccessible(page, testInfo, 'editor after a restart')
+  const { page, bridge, pageErrors } = await reopen()
+  const again = new EditorModel(page)
+  await again.openDrafts(weblog!)
+  await expect(again.draftItem(KEPT.title)).toContainText('Draft')
+  await expect(again.draftItem(QUEUED.title)).toContainText(/Queued|Waiting/)
+  await again.openDraft(KEPT.title)
+  await expect(again.title).toHaveValue(KEPT.title)
+  await expect(again.text).toHaveText(KEPT.text)
+  await saveScreenshot(page, testInfo, 'restart-reopened.png')
+  await expectAccessible(page, testInfo, 'editor after a restart')
 
-    await again.openDraft(QUEUED.title)
-    await expect(again.stateBadge).toHaveText(/^(Queued|Waiting)/)
-    const revived = await startServiceProcess(service.dataDir, service.port)
-    try {
-      await expect(again.stateBadge).toHaveText('Published', { timeout: 60_000 })
-      expect((await fetchWeblogPosts(service.sandbox, weblog!)).filter((post) => post.title === QUEUED.title)).toHaveLength(1)
-      await saveScreenshot(page, testInfo, 'restart-published.png')
-    } finally {
-      await revived.stop()
-    }
-    expect([...bridge.bugs, ...bridge.deliveryFailures, ...pageErrors]).toEqual([])
+  await again.openDraft(QUEUED.title)
+  await expect(again.stateBadge).toHaveText(/^(Queued|Waiting)/)
+  const revived = await startServiceProcess(service.dataDir, service.port)
+  try {
+    await expect(again.stateBadge).toHaveText('Published', { timeout: 60_000 })
+    expect((await fetchWeblogPosts(service.sandbox, weblog!)).filter((post) => post.title === QUEUED.title)).toHaveLength(1)
+    await saveScreenshot(page, testInfo, 'restart-published.png')
   } finally {
-    bridge.close()
-    await page.close()
-    await reopened.close()
+    await revived.stop()
   }
+  expect([...bridge.bugs, ...bridge.deliveryFailures, ...pageErrors]).toEqual([])
 })
