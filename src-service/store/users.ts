@@ -57,6 +57,7 @@ export class Users {
     return row && toUser(row)
   }
 
+  /** The user's API password (for the demo's sandbox.json), or null when there is no such user. */
   async apiPasswordOf(username: string): Promise<string | null> {
     return (await this.wsseAccountOf(username))?.apiPassword ?? null
   }

@@ -79,7 +79,7 @@ function highlightsFollowingThePane(view: EditorView): { destroy(): void } {
     const pane = paneBandOf(scrollerOf(view.dom))
     const onScreen = blocksWithin(view, pane)
     if (onScreen.from >= shown.from && onScreen.to <= shown.to) return
-    view.dispatch(showing(view.state.tr, shownAround(view, pane, pane)))
+    view.dispatch(showing(view.state.tr, shownAround(view, pane)))
   }
   // Scroll events do not bubble: heard on their way down, from whichever pane scrolls the text.
   document.addEventListener('scroll', follow, { capture: true, passive: true })
@@ -92,8 +92,8 @@ function highlightsFollowingThePane(view: EditorView): { destroy(): void } {
   }
 }
 
-/** The part of the post in `band` and the height of `pane` (the band the pane shows) either side of it. */
-function shownAround(view: EditorView, band: Band, pane: Band): Match {
+/** The part of the post in `band` and the height of `pane` (the band the pane shows, `band` by default) either side of it. */
+function shownAround(view: EditorView, band: Band, pane: Band = band): Match {
   const beyond = (pane.bottom - pane.top) * SHOWN_BEYOND_THE_PANE
   return blocksWithin(view, { top: band.top - beyond, bottom: band.bottom + beyond })
 }
@@ -125,8 +125,7 @@ export function showing(tr: Transaction, shown: Match): Transaction {
 
 /** Searches the post for `query` (null: stops searching), and goes to the first match after the caret. */
 export function search(view: EditorView, query: FindQuery | null): void {
-  const pane = paneBandOf(scrollerOf(view.dom))
-  view.dispatch(searching(view.state.tr, query, shownAround(view, pane, pane)))
+  view.dispatch(searching(view.state.tr, query, shownAround(view, paneBandOf(scrollerOf(view.dom)))))
   const { matches } = findStateOf(view.state)
   if (matches.length === 0) return
   const after = matches.findIndex((match) => match.from >= view.state.selection.from)
