@@ -136,7 +136,7 @@ function DraftItem({ draft, onLinkError }: { draft: DraftSummary; onLinkError(er
         onClick={() => openDraft(draft.id)}
       >
         <span className={classNames('draft-item__title', !draft.title.trim() && 'draft-item__title--untitled')}>{title}</span>
-        {draft.excerpt && <span className="draft-item__excerpt">{draft.excerpt}</span>}
+        {draft.excerpt && <span className="excerpt">{draft.excerpt}</span>}
       </button>
       <div className="draft-item__meta">
         <StateBadge state={draft.state} accountId={draft.accountId} />

@@ -79,7 +79,7 @@ function TrashItem({ draft }: { draft: TrashedDraft }) {
   return (
     <li className="draft-item trash-item">
       <span className={classNames('draft-item__title', !draft.title.trim() && 'draft-item__title--untitled')}>{title}</span>
-      {draft.excerpt && <span className="draft-item__excerpt">{draft.excerpt}</span>}
+      {draft.excerpt && <span className="excerpt">{draft.excerpt}</span>}
       <div className="draft-item__meta">
         <span>
           Deleted <time dateTime={draft.trashedAt} title={formatExact(draft.trashedAt)}>{formatSaved(draft.trashedAt)}</time>

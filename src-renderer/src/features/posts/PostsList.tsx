@@ -208,7 +208,7 @@ function PostItem({ address, post, open, onDelete, onError }: PostItemProps) {
           </span>
         )}
       </p>
-      {post.excerpt && <p className="post-item__excerpt">{post.excerpt}</p>}
+      {post.excerpt && <p className="excerpt">{post.excerpt}</p>}
       {(open || editsPending(post.localEdit)) && post.localEdit && <LocalEdit draft={post.localEdit} />}
       <div className="post-item__actions">
         <Button variant="quiet" className="post-item__action" disabled={opening} onClick={() => void edit()}>
