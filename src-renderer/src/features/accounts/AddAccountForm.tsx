@@ -1,14 +1,10 @@
-import { useId, useRef, useState, type FormEvent } from 'react'
+import { useId, useRef, type FormEvent } from 'react'
 import type { NewAccount } from '../../../../src-shared/contract'
 import { Button, ErrorNotice, Spinner, TextField, isRetryable } from '../../ui'
 import { isHttpUrl } from './isHttpUrl'
 import { useAccountsStore } from './store'
+import { useFormFields, type FieldErrors } from './useFormFields'
 import './accounts.css'
-
-type FieldErrors = Partial<Record<keyof NewAccount, string>>
-
-/** The fields in the order they appear, so the first one needing attention gets the focus. */
-const fieldOrder: (keyof NewAccount)[] = ['atomBase', 'username', 'apiPassword']
 
 export interface AddAccountFormProps {
   /** The form's heading, which also names it for assistive technology. */
@@ -18,28 +14,15 @@ export interface AddAccountFormProps {
 }
 
 export function AddAccountForm({ title, onCancel }: AddAccountFormProps) {
-  const [details, setDetails] = useState<NewAccount>({ atomBase: '', username: '', apiPassword: '' })
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({})
+  const { values: details, field, allFine } = useFormFields<NewAccount>({ atomBase: '', username: '', apiPassword: '' }, checkDetails)
   const adding = useAccountsStore((state) => state.adding)
   const addAccount = useAccountsStore((state) => state.addAccount)
   const titleId = useId()
   const formRef = useRef<HTMLFormElement>(null)
   const checking = adding.status === 'busy'
 
-  const edit = (field: keyof NewAccount, value: string) => {
-    setDetails((current) => ({ ...current, [field]: value }))
-    setFieldErrors((current) => ({ ...current, [field]: undefined }))
-  }
-
   const submit = () => {
-    const errors = checkDetails(details)
-    setFieldErrors(errors)
-    const firstInvalid = fieldOrder.find((field) => errors[field])
-    if (firstInvalid) {
-      const input = formRef.current?.elements.namedItem(firstInvalid)
-      if (input instanceof HTMLInputElement) input.focus()
-      return
-    }
+    if (!allFine(formRef.current)) return
     void addAccount({ atomBase: details.atomBase.trim(), username: details.username.trim(), apiPassword: details.apiPassword })
   }
 
@@ -61,33 +44,21 @@ export function AddAccountForm({ title, onCancel }: AddAccountFormProps) {
         autoComplete="url"
         spellCheck={false}
         placeholder="https://"
-        name="atomBase"
-        value={details.atomBase}
-        onChange={(event) => edit('atomBase', event.target.value)}
-        readOnly={checking}
-        error={fieldErrors.atomBase}
+        {...field('atomBase', checking)}
       />
       <TextField
         label="Username"
         autoComplete="username"
         autoCapitalize="none"
         spellCheck={false}
-        name="username"
-        value={details.username}
-        onChange={(event) => edit('username', event.target.value)}
-        readOnly={checking}
-        error={fieldErrors.username}
+        {...field('username', checking)}
       />
       <TextField
         label="API password"
         hint="The password for publishing tools (WSSE), not the one you log in with."
         type="password"
         autoComplete="current-password"
-        name="apiPassword"
-        value={details.apiPassword}
-        onChange={(event) => edit('apiPassword', event.target.value)}
-        readOnly={checking}
-        error={fieldErrors.apiPassword}
+        {...field('apiPassword', checking)}
       />
       {adding.status === 'failed' && (
         <ErrorNotice error={adding.error} onRetry={isRetryable(adding.error.code) ? submit : undefined} />
@@ -106,8 +77,8 @@ export function AddAccountForm({ title, onCancel }: AddAccountFormProps) {
   )
 }
 
-function checkDetails(details: NewAccount): FieldErrors {
-  const errors: FieldErrors = {}
+function checkDetails(details: NewAccount): FieldErrors<NewAccount> {
+  const errors: FieldErrors<NewAccount> = {}
   const atomBase = details.atomBase.trim()
   if (atomBase === '') errors.atomBase = "Enter the address of the server's Atom API."
   else if (!isHttpUrl(atomBase)) {

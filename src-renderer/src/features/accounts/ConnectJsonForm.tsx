@@ -1,11 +1,11 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useId, type FormEvent } from 'react'
 import type { AccountSummary, JsonConnection } from '../../../../src-shared/contract'
 import { Button, ErrorNotice, Spinner, TextField } from '../../ui'
 import { isHttpUrl } from './isHttpUrl'
 import { useAccountsStore } from './store'
+import { useFormFields, type FieldErrors } from './useFormFields'
 
 type Details = Omit<JsonConnection, 'accountId'>
-type FieldErrors = Partial<Record<keyof Details, string>>
 
 /**
  * The account's JSON side, for the activity feed: the service's address and the API key Blogdesk was registered
@@ -15,26 +15,13 @@ export function ConnectJsonForm({ account }: { account: AccountSummary }) {
   const signIn = useAccountsStore((state) => state.signIns[account.id])
   const connectJson = useAccountsStore((state) => state.connectJson)
   const cancelSignIn = useAccountsStore((state) => state.cancelSignIn)
-  const [details, setDetails] = useState<Details>({ jsonBase: account.json?.jsonBase ?? '', apiKey: '', apiSecret: '' })
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({})
+  const { values: details, field, allFine } = useFormFields<Details>({ jsonBase: account.json?.jsonBase ?? '', apiKey: '', apiSecret: '' }, checkDetails)
   const titleId = useId()
   const waiting = signIn?.status === 'busy'
 
-  const edit = (field: keyof Details, value: string) => {
-    setDetails((current) => ({ ...current, [field]: value }))
-    setFieldErrors((current) => ({ ...current, [field]: undefined }))
-  }
-
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    if (waiting) return
-    const errors = checkDetails(details)
-    setFieldErrors(errors)
-    if (Object.values(errors).some(Boolean)) {
-      const firstInvalid = (['jsonBase', 'apiKey', 'apiSecret'] as const).find((field) => errors[field])
-      event.currentTarget.querySelector<HTMLInputElement>(`[name="${firstInvalid}"]`)?.focus()
-      return
-    }
+    if (waiting || !allFine(event.currentTarget)) return
     void connectJson({ accountId: account.id, jsonBase: details.jsonBase.trim(), apiKey: details.apiKey.trim(), apiSecret: details.apiSecret })
   }
 
@@ -61,31 +48,19 @@ export function ConnectJsonForm({ account }: { account: AccountSummary }) {
         inputMode="url"
         spellCheck={false}
         placeholder="https://"
-        name="jsonBase"
-        value={details.jsonBase}
-        onChange={(event) => edit('jsonBase', event.target.value)}
-        readOnly={waiting}
-        error={fieldErrors.jsonBase}
+        {...field('jsonBase', waiting)}
       />
       <TextField
         label="API key"
         spellCheck={false}
         autoCapitalize="none"
-        name="apiKey"
-        value={details.apiKey}
-        onChange={(event) => edit('apiKey', event.target.value)}
-        readOnly={waiting}
-        error={fieldErrors.apiKey}
+        {...field('apiKey', waiting)}
       />
       <TextField
         label="API secret"
         type="password"
         autoComplete="off"
-        name="apiSecret"
-        value={details.apiSecret}
-        onChange={(event) => edit('apiSecret', event.target.value)}
-        readOnly={waiting}
-        error={fieldErrors.apiSecret}
+        {...field('apiSecret', waiting)}
       />
       {signIn?.status === 'failed' && <ErrorNotice error={signIn.error} />}
       {waiting ? (
@@ -104,8 +79,8 @@ export function ConnectJsonForm({ account }: { account: AccountSummary }) {
   )
 }
 
-function checkDetails(details: Details): FieldErrors {
-  const errors: FieldErrors = {}
+function checkDetails(details: Details): FieldErrors<Details> {
+  const errors: FieldErrors<Details> = {}
   const jsonBase = details.jsonBase.trim()
   if (jsonBase === '') errors.jsonBase = 'Enter the address of the JSON service.'
   else if (!isHttpUrl(jsonBase)) errors.jsonBase = 'Enter a full address starting with http:// or https://.'
