@@ -22,7 +22,7 @@ import { registerListRoutes } from './routes/lists'
 import { registerOAuthRoutes } from './routes/oauth'
 import { registerPostRoutes } from './routes/posts'
 import { Router } from './routes/router'
-import { releaseScheduledPosts } from './routes/scheduled-posts'
+import { prepareRead, releaseScheduledPosts } from './routes/scheduled-posts'
 import { SetupError } from './setup-error'
 import { openStore } from './store'
 import { prepareDataDir } from './store/data-dir'
@@ -129,7 +129,7 @@ export async function createService({
           (request, response) => {
             // Only a read can show a post whose time has come, so only a read waits for the look; writes skip it.
             if (!READS.has(request.method ?? 'GET')) return listener(request, response)
-            void releaseScheduledPosts(store, clock)
+            void prepareRead(store, clock, request)
               .catch(reportReleaseFailure)
               .then(() => listener(request, response))
           },

@@ -7,6 +7,7 @@ import type { Store, User } from '../store'
 import { RenderCache } from './render-cache'
 import { atomReply, HttpError, type Handler, type RequestContext } from './reply'
 import type { Router } from './router'
+import { writesAtReadStart } from './scheduled-posts'
 
 /** Spec §8: an Atom weblog feed page holds 20 posts. */
 export const FEED_PAGE_SIZE = 20
@@ -42,7 +43,8 @@ export function registerPagedFeed<T>(
   const handler = withWsse(async (context, user) => {
     const { key, feed } = await feedOf(context, user)
     const offset = context.params['offset'] === undefined ? 0 : offsetOf(context.params['offset'])
-    return atomReply(200, await pages.document(`${context.origin} ${user.id} ${key} ${offset}`, () => writePage(feed, offset)))
+    const rendering = `${context.origin} ${user.id} ${key} ${offset}`
+    return atomReply(200, await pages.document(rendering, () => writePage(feed, offset), writesAtReadStart(context.request)))
   })
   router.get(path, handler).get(`${path}/offset=:offset`, handler)
 }

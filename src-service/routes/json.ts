@@ -19,6 +19,7 @@ import { RenderCache } from './render-cache'
 import { errorReply, HttpError, type Handler, type Reply, type RequestContext } from './reply'
 import type { ErrorReplyFor } from './router'
 import type { Router } from './router'
+import { writesAtReadStart } from './scheduled-posts'
 import { tagDomain } from './tag-uri'
 import { clientAddressOf, type ClientAddress } from '../operations/client-address'
 
@@ -217,7 +218,7 @@ function userEvents(store: Store, tokens: PagingTokens, streams: RenderCache, of
     }
     const hour = Math.floor(Date.now() / 3_600_000)
     const address = createHash('sha1').update(`${context.origin}${context.request.url ?? ''}`).digest('base64url')
-    const writes = await store.writes()
+    const writes = writesAtReadStart(context.request) ?? (await store.writes())
     const etag = `W/"${run}.${writes}.${hour}.${address.slice(0, 12)}"`
     const headers: Record<string, string> = { ETag: etag, 'Cache-Control': 'no-cache' }
     if (offersLive) {

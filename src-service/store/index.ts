@@ -13,7 +13,7 @@ import { IdempotencyRecords } from './idempotency'
 import { Lists } from './lists'
 import { Albums, Photos, Uploads } from './media'
 import { OAuthCredentials } from './oauth'
-import { Posts } from './posts'
+import { Posts, SCHEDULED_DUE } from './posts'
 import { Profiles } from './profiles'
 import { SecretBox } from './secret-box'
 import { sharedSecretBox } from './service-keys'
@@ -76,11 +76,21 @@ export interface Store {
    */
   writes(): Promise<number>
   /**
+   * What a read looks at first, in one look (one round trip on PostgreSQL): the count of writes, as `writes()`, and
+   * whether a scheduled post's date (`now`) has come (routes/scheduled-posts.ts).
+   */
+  readState(now: string): Promise<ReadState>
+  /**
    * Runs `work` in one transaction: all of it is stored, or (when it throws) none of it. Every store call `work` makes,
    * however deep in its awaits, belongs to it; nested calls are savepoints.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>
   close(): Promise<void>
+}
+
+export interface ReadState {
+  writes: number
+  scheduledDue: boolean
 }
 
 export interface StoreOptions {
@@ -96,6 +106,7 @@ export async function openStore(dataDir: string, options: StoreOptions = {}): Pr
   const lock = lockDataDir(dataDir, databaseFile)
   let db: Engine
   let writes: () => Promise<number>
+  let readState: (now: string) => Promise<ReadState>
   let secrets: SecretBox
   try {
     if (options.database === undefined) {
@@ -103,10 +114,19 @@ export async function openStore(dataDir: string, options: StoreOptions = {}): Pr
       const sqlite = SqliteEngine.open(databaseFile)
       db = sqlite
       writes = () => Promise.resolve(sqlite.writes)
+      // The count first: a write landing between the two only makes what the read renders count as older.
+      readState = async (now) => {
+        const count = sqlite.writes
+        return { writes: count, scheduledDue: await posts.hasScheduledDue(now) }
+      }
     } else {
       const postgres = await openPostgresEngine(options.database)
       db = postgres
       writes = () => postgres.writeVersion()
+      readState = async (now) => {
+        const { version, value } = await postgres.writeVersionWith(SCHEDULED_DUE, { ':now': now })
+        return { writes: version, scheduledDue: Number(value) === 1 }
+      }
       secrets = await sharedSecretBox(postgres, join(dataDir, SECRET_KEY_FILE)).catch(async (error: unknown) => {
         await postgres.close()
         throw error
@@ -116,13 +136,14 @@ export async function openStore(dataDir: string, options: StoreOptions = {}): Pr
     lock.release()
     throw error
   }
+  const posts = new Posts(db)
   let closing: Promise<void> | null = null
   return {
     users: new Users(db, secrets),
     weblogs: new Weblogs(db),
     applications: new Applications(db),
     events: new Events(db),
-    posts: new Posts(db),
+    posts,
     categories: new Categories(db),
     idempotency: new IdempotencyRecords(db),
     lists: new Lists(db),
@@ -141,6 +162,7 @@ export async function openStore(dataDir: string, options: StoreOptions = {}): Pr
     signInFailures: new SignInFailures(db),
     wsseNonces: wsseNonceLedger(db),
     writes,
+    readState,
     transaction: (work) => db.transaction(work),
     close: () =>
       (closing ??= db.close().finally(() => lock.release())),

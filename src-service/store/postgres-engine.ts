@@ -117,8 +117,13 @@ export class PostgresEngine implements Engine {
    * count also sees what was written.
    */
   async writeVersion(): Promise<number> {
-    const row = await this.get(`SELECT version FROM ${WRITES_TABLE}`)
-    return Number(row?.['version'] ?? 0)
+    return (await this.writeVersionWith('NULL', {})).version
+  }
+
+  /** `writeVersion` and the value of the SQL expression `expression` (with `params`), in one round trip. */
+  async writeVersionWith(expression: string, params: Params): Promise<{ version: number; value: Value }> {
+    const row = await this.get(`SELECT version, ${expression} AS value FROM ${WRITES_TABLE}`, params)
+    return { version: Number(row?.['version'] ?? 0), value: row?.['value'] ?? null }
   }
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {

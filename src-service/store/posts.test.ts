@@ -76,6 +76,17 @@ describe('posts, categories and idempotency records', () => {
     expect(await store.posts.countIn(weblog.id)).toBe(0)
   })
 
+  it('tells a read in one look how many writes it sees and whether a scheduled post’s date has come', async () => {
+    const before = await store.readState('2026-03-01T12:00:00Z')
+    expect(before).toEqual({ writes: await store.writes(), scheduledDue: false })
+    await store.posts.create(weblog.id, authorId, fields({ issued: '2026-03-05T09:00:00Z' }), '2026-03-01T12:00:00Z')
+    const after = await store.readState('2026-03-05T08:59:59Z')
+    expect(after.writes).toBeGreaterThan(before.writes)
+    expect(after.scheduledDue).toBe(false)
+    expect((await store.readState('2026-03-05T09:00:00Z')).scheduledDue).toBe(true)
+    expect(await store.posts.hasScheduledDue('2026-03-05T09:00:00Z')).toBe(true)
+  })
+
   it('pages a weblog newest first by issued date, then by the order posts were stored', async () => {
     const ids: number[] = []
     for (const issued of ['2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z', '2026-01-01T00:00:00Z', '2025-12-31T23:59:59Z']) {

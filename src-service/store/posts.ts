@@ -31,6 +31,9 @@ export interface Post extends Omit<PostFields, 'categories'> {
   categories: string[]
 }
 
+/** Whether a scheduled post's date (`:now`) has come, 1 or 0: an SQL expression, so a store can ask it with more. */
+export const SCHEDULED_DUE = 'CASE WHEN EXISTS (SELECT 1 FROM posts WHERE scheduled = 1 AND issued <= :now) THEN 1 ELSE 0 END'
+
 export class Posts {
   readonly #db: Engine
 
@@ -96,9 +99,9 @@ export class Posts {
     return this.#withCategories(rows)
   }
 
-  /** Whether a scheduled post's date has come (one indexed look, cheap enough before every request). */
+  /** Whether a scheduled post's date has come (one indexed look, cheap enough before every read). */
   async hasScheduledDue(now: string): Promise<boolean> {
-    return (await this.#db.get('SELECT 1 AS due FROM posts WHERE scheduled = 1 AND issued <= :now LIMIT 1', { ':now': now })) !== null
+    return Number((await this.#db.get(`SELECT ${SCHEDULED_DUE} AS due`, { ':now': now }))?.['due']) === 1
   }
 
   /** The scheduled posts whose date has come, oldest first. */
