@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import { formatW3cDate, type NonceRecording } from '../../src-protocol'
 import type { Engine, Row } from './engine'
+import { NonceBound } from './nonce-bound'
 import type { SecretBox } from './secret-box'
 
 /** pending → approved → exchanged (for an access token), or pending → denied. */
@@ -54,6 +55,7 @@ export class OAuthCredentials {
   readonly #db: Engine
   readonly #secrets: SecretBox
   #nextNonceSweep = 0 // seconds, as oauth_timestamp
+  readonly #nonceBound = new NonceBound()
 
   constructor(db: Engine, secrets: SecretBox) {
     this.#db = db
@@ -198,9 +200,9 @@ export class OAuthCredentials {
    * Records a nonce `apiKey` sent with `timestamp` for `holder` (the token it was signed with, or the client's
    * address), unless it was used before or `holder` already keeps `capacity` nonces dated within `windowSeconds`
    * before `now` (seconds, as timestamps are); `freeAt` then says when the oldest of them leaves the window. Older
-   * nonces are swept out now and then: the timestamp check refuses those requests by itself.
-   * Requests of one holder sent at the same moment may each see room for one more, so the bound is on memory, not on
-   * replays, which the primary key alone refuses.
+   * nonces are swept out now and then: the timestamp check refuses those requests by itself. nonce-bound.ts says how
+   * the bound is checked without counting at every request. Requests of one holder sent at the same moment may each
+   * see room for one more, so the bound is on memory, not on replays, which the primary key alone refuses.
    */
   async useNonce(
     apiKey: string,
@@ -213,24 +215,26 @@ export class OAuthCredentials {
       this.#nextNonceSweep = now + NONCE_SWEEP_INTERVAL_SECONDS
       await this.#db.run('DELETE FROM oauth_nonces WHERE timestamp < :forgetBefore', { ':forgetBefore': forgetBefore })
     }
-    const held = `SELECT timestamp FROM oauth_nonces
-                  WHERE api_key = :apiKey AND holder = :holder AND timestamp >= :forgetBefore LIMIT :capacity`
-    const parameters = { ':apiKey': apiKey, ':holder': holder, ':forgetBefore': forgetBefore, ':capacity': capacity }
-    // Counting stops at the capacity, so a busy holder costs at most that many index entries per request.
-    const inserted = await this.#db.get(
-      `INSERT INTO oauth_nonces (api_key, holder, nonce, timestamp)
-       SELECT :apiKey, :holder, :nonce, :timestamp WHERE (SELECT count(*) FROM (${held}) AS held) < :capacity
-       ON CONFLICT (api_key, nonce) DO NOTHING RETURNING nonce`,
-      { ...parameters, ':nonce': nonce, ':timestamp': timestamp },
-    )
-    if (inserted !== null) return { kind: 'recorded' }
-    const seen = await this.#db.get('SELECT 1 AS seen FROM oauth_nonces WHERE api_key = :apiKey AND nonce = :nonce', {
-      ':apiKey': apiKey,
-      ':nonce': nonce,
+    const key = { ':apiKey': apiKey, ':nonce': nonce }
+    return this.#nonceBound.record(`${apiKey} ${holder}`, now, capacity, {
+      count: async () => {
+        const row = await this.#db.get(
+          `SELECT count(*) AS held, min(timestamp) AS earliest FROM (
+             SELECT timestamp FROM oauth_nonces
+             WHERE api_key = :apiKey AND holder = :holder AND timestamp >= :forgetBefore LIMIT :capacity
+           ) AS held_nonces`,
+          { ':apiKey': apiKey, ':holder': holder, ':forgetBefore': forgetBefore, ':capacity': capacity },
+        )
+        return { held: Number(row?.['held']), freeAt: Number(row?.['earliest'] ?? now) + windowSeconds + 1 }
+      },
+      insert: async () =>
+        (await this.#db.get(
+          `INSERT INTO oauth_nonces (api_key, holder, nonce, timestamp) VALUES (:apiKey, :holder, :nonce, :timestamp)
+           ON CONFLICT (api_key, nonce) DO NOTHING RETURNING nonce`,
+          { ...key, ':holder': holder, ':timestamp': timestamp },
+        )) !== null,
+      seen: async () => (await this.#db.get('SELECT 1 AS seen FROM oauth_nonces WHERE api_key = :apiKey AND nonce = :nonce', key)) !== null,
     })
-    if (seen !== null) return { kind: 'replayed' }
-    const earliest = await this.#db.get(`SELECT min(timestamp) AS earliest FROM (${held}) AS held`, parameters)
-    return { kind: 'full', freeAt: Number(earliest?.['earliest'] ?? now) + windowSeconds + 1 }
   }
 
   /**

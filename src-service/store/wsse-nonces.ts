@@ -3,6 +3,7 @@
 // ledger is the wsse_nonces table, so a header accepted by one instance is refused as a replay by every other.
 import { UsedNonces, type NonceLedger, type NonceLedgerFactory, type NonceRecording } from '../../src-protocol'
 import type { Engine } from './engine'
+import { NonceBound } from './nonce-bound'
 
 /** The ledger factory for the WSSE verifier on `db`'s engine. */
 export function wsseNonceLedger(db: Engine): NonceLedgerFactory {
@@ -11,15 +12,16 @@ export function wsseNonceLedger(db: Engine): NonceLedgerFactory {
 }
 
 /**
- * The ledger as a table: one statement decides each nonce. A nonce is inserted only while its user holds fewer than
- * `capacity` live ones; the primary key refuses a live one seen before, on whichever instance; an expired row of the
- * same nonce is taken over. Expired rows are deleted at most every `sweepIntervalMs` per instance, through the expiry
- * index; a row is never deleted before it expires. Instances answering the same user at the same moment may each see
- * room for one more, so a user's count can pass `capacity` by the requests in flight: the bound is on memory, not on
- * replays, which the primary key alone refuses.
+ * The ledger as a table. The primary key refuses a live nonce seen before, on whichever instance; an expired row of
+ * the same nonce is taken over. A user keeps at most `capacity` live nonces (nonce-bound.ts says how that is checked
+ * without counting them at every request); instances answering the same user at the same moment may each see room
+ * for one more, so the bound is on memory, not on replays, which the primary key alone refuses. Expired rows are
+ * deleted at most every `sweepIntervalMs` per instance, through the expiry index; a row is never deleted before it
+ * expires.
  */
 class DatabaseNonces implements NonceLedger {
   readonly #db: Engine
+  readonly #bound = new NonceBound()
   readonly #capacity: number
   readonly #sweepIntervalMs: number
   #nextSweepAt = Number.NEGATIVE_INFINITY
@@ -36,26 +38,26 @@ class DatabaseNonces implements NonceLedger {
       // Through `all`, not `run`: no rendering shows this table, so its upkeep must not invalidate cached pages.
       await this.#db.all('DELETE FROM wsse_nonces WHERE expires_at < :now', { ':now': now })
     }
-    // Counting stops at the capacity, so a busy user costs at most that many index entries.
-    const row = await this.#db.get(
-      `WITH live AS (
-         SELECT count(*) AS held, min(expires_at) AS earliest FROM (
-           SELECT expires_at FROM wsse_nonces WHERE username = :user AND expires_at >= :now LIMIT :capacity
-         ) AS held_nonces
-       ), recorded AS (
-         INSERT INTO wsse_nonces (username, nonce, expires_at)
-         SELECT :user, :nonce, :expiresAt FROM live WHERE held < :capacity
-         ON CONFLICT (username, nonce) DO UPDATE SET expires_at = excluded.expires_at WHERE wsse_nonces.expires_at < :now
-         RETURNING 1
-       )
-       SELECT (SELECT count(*) FROM recorded) AS recorded, held, earliest,
-         EXISTS (SELECT 1 FROM wsse_nonces WHERE username = :user AND nonce = :nonce AND expires_at >= :now) AS seen
-       FROM live`,
-      { ':user': user, ':nonce': nonce, ':expiresAt': expiresAt, ':now': now, ':capacity': this.#capacity },
-    )
-    if (Number(row?.['recorded']) === 1) return { kind: 'recorded' }
-    // Not inserted with room to spare: the key was taken, by a row committed before this statement or during it.
-    if (row?.['seen'] || Number(row?.['held']) < this.#capacity) return { kind: 'replayed' }
-    return { kind: 'full', freeAt: Number(row?.['earliest']) + 1 }
+    const key = { ':user': user, ':nonce': nonce, ':now': now }
+    return this.#bound.record(user, now, this.#capacity, {
+      count: async () => {
+        const row = await this.#db.get(
+          `SELECT count(*) AS held, min(expires_at) AS earliest FROM (
+             SELECT expires_at FROM wsse_nonces WHERE username = :user AND expires_at >= :now LIMIT :capacity
+           ) AS held_nonces`,
+          { ':user': user, ':now': now, ':capacity': this.#capacity },
+        )
+        return { held: Number(row?.['held']), freeAt: Number(row?.['earliest']) + 1 }
+      },
+      insert: async () =>
+        (await this.#db.get(
+          `INSERT INTO wsse_nonces (username, nonce, expires_at) VALUES (:user, :nonce, :expiresAt)
+           ON CONFLICT (username, nonce) DO UPDATE SET expires_at = excluded.expires_at WHERE wsse_nonces.expires_at < :now
+           RETURNING 1`,
+          { ...key, ':expiresAt': expiresAt },
+        )) !== null,
+      seen: async () =>
+        (await this.#db.get('SELECT 1 AS seen FROM wsse_nonces WHERE username = :user AND nonce = :nonce AND expires_at >= :now', key)) !== null,
+    })
   }
 }
