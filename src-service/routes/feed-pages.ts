@@ -29,22 +29,24 @@ export interface PagedFeed<T> {
 }
 
 /**
- * Registers GET `path` and `path/offset=<n>` (behind WSSE). `feedOf` names the collection the request asks for (and
- * refuses one the user does not own) and describes its feed; `key` tells renderings of different collections apart.
+ * Registers GET `path` and `path/offset=<n>` (behind WSSE). `feedOf` finds the collection the request asks for (and
+ * refuses one the user does not own) and describes its feed. A page is rendered for the user and the address as
+ * asked, and reused while the store is unchanged: it was rendered only after `feedOf` found the collection the user's,
+ * and nothing has been written since, so `feedOf` is not asked again.
  */
 export function registerPagedFeed<T>(
   router: Router,
   store: Store,
   path: string,
   withWsse: (handler: AuthenticatedHandler) => Handler,
-  feedOf: (context: RequestContext, user: User) => Promise<{ key: string; feed: PagedFeed<T> }>,
+  feedOf: (context: RequestContext, user: User) => Promise<PagedFeed<T>>,
 ): void {
   const pages = new RenderCache(store)
   const handler = withWsse(async (context, user) => {
-    const { key, feed } = await feedOf(context, user)
     const offset = context.params['offset'] === undefined ? 0 : offsetOf(context.params['offset'])
-    const rendering = `${context.origin} ${user.id} ${key} ${offset}`
-    return atomReply(200, await pages.document(rendering, () => writePage(feed, offset), writesAtReadStart(context.request)))
+    const rendering = `${context.origin} ${user.id} ${path} ${JSON.stringify(context.params)}`
+    const render = async () => writePage(await feedOf(context, user), offset)
+    return atomReply(200, await pages.document(rendering, render, writesAtReadStart(context.request)))
   })
   router.get(path, handler).get(`${path}/offset=:offset`, handler)
 }

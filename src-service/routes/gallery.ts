@@ -32,8 +32,7 @@ export function registerMediaRoutes(
   const album = '/t/atom/gallery/set_id=:setId'
   router.get('/t/atom/gallery', withWsse(galleryRoot(store, feeds))).post(album, withWsse(postPhoto(store, library)))
   if (feeds) registerPagedFeed(router, store, album, withWsse, async ({ origin, params }, user) => {
-    const owned = await ownedAlbum(store, user, params['setId'])
-    return { key: `album ${owned.id}`, feed: albumFeed(store, owned, origin) }
+    return albumFeed(store, await ownedAlbum(store, user, params['setId']), origin)
   })
   registerUploadRoutes(router, store, library, withWsse)
   registerAlbumPages(router, store)

@@ -33,8 +33,7 @@ export function registerListRoutes(
     .post(postUri, withWsse(createItem(store, lookups)))
     .get(`${postUri}/entry_id=:entryId`, withWsse(readItem(store)))
   if (feeds) registerPagedFeed(router, store, postUri, withWsse, async ({ origin, params }, user) => {
-    const list = await ownedList(store, user, params['listId'])
-    return { key: `list ${list.id}`, feed: listFeed(store, list, origin) }
+    return listFeed(store, await ownedList(store, user, params['listId']), origin)
   })
   registerListPages(router, store)
 }

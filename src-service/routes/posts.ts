@@ -26,8 +26,7 @@ export function registerPostRoutes(
   const feed = '/t/atom/weblog/blog_id=:blogId'
   const entry = `${feed}/entry_id=:entryId`
   registerPagedFeed(router, store, feed, withWsse, async ({ origin, params }, user) => {
-    const weblog = await ownedWeblog(store, user, params['blogId'])
-    return { key: `weblog ${weblog.id}`, feed: weblogFeed(store, weblog, user, origin) }
+    return weblogFeed(store, await ownedWeblog(store, user, params['blogId']), user, origin)
   })
   router
     .post(feed, withWsse(createPost(store, clock, categoriesPerPost)))

@@ -36,10 +36,10 @@ describe('nonces kept per holder', () => {
   }
 
   /** Sends `total` fresh nonces through the instances in turn, then the first one again; what each was answered. */
-  async function inTurn(instances: ((nonce: string) => Promise<{ kind: string }>)[], total: number) {
+  async function inTurn(instances: ((nonce: string) => { kind: string } | Promise<{ kind: string }>)[], total: number) {
     const kinds: string[] = []
     for (let n = 0; n < total; n++) kinds.push((await instances[n % instances.length]!(`nonce-${n}`)).kind)
-    const replay = await Promise.all(instances.map((record) => record('nonce-0')))
+    const replay = await Promise.all(instances.map(async (record) => record('nonce-0')))
     return { recorded: kinds.filter((kind) => kind === 'recorded').length, after: kinds.slice(CAPACITY), replay: replay.map((r) => r.kind) }
   }
 
