@@ -111,7 +111,7 @@ export function RevisionsPanel({ draftId, beforeLoad, onRestore, onClose }: Revi
                 </div>
                 <p className="revision__reason">{reason}</p>
                 <p className="revision__title">{revision.title.trim() || 'Untitled'}</p>
-                {revision.excerpt && !open && <p className="revision__excerpt">{revision.excerpt}</p>}
+                {revision.excerpt && !open && <p className="excerpt revision__excerpt">{revision.excerpt}</p>}
                 {index === 0 ? (
                   <p className="revision__current">Current version</p>
                 ) : (
