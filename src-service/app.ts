@@ -22,7 +22,8 @@ import { registerListRoutes } from './routes/lists'
 import { registerOAuthRoutes } from './routes/oauth'
 import { registerPostRoutes } from './routes/posts'
 import { Router } from './routes/router'
-import { prepareRead, releaseScheduledPosts } from './routes/scheduled-posts'
+import { prepareRead } from './routes/reads'
+import { releaseScheduledPosts } from './routes/scheduled-posts'
 import { SetupError } from './setup-error'
 import { openStore } from './store'
 import { prepareDataDir } from './store/data-dir'
@@ -130,7 +131,7 @@ export async function createService({
             // Only a read can show a post whose time has come, so only a read waits for the look; writes skip it.
             if (!READS.has(request.method ?? 'GET')) return listener(request, response)
             void prepareRead(store, clock, request)
-              .catch(reportReleaseFailure)
+              .catch(reportReadStartFailure)
               .then(() => listener(request, response))
           },
           { readiness, log: log ?? null },
@@ -156,4 +157,9 @@ export async function createService({
 // The request is still answered: only the posts whose time has come stay scheduled until the next try.
 function reportReleaseFailure(error: unknown): void {
   reportError('Releasing the scheduled posts whose time has come failed:', error)
+}
+
+// The read is still routed, and reads the count of writes itself; its own queries say whether the store answers.
+function reportReadStartFailure(error: unknown): void {
+  reportError('Looking at the store before a read (scheduled posts due, the count of writes) failed:', error)
 }

@@ -4,10 +4,10 @@
 import { ATOM_03_VERSION, ATOM_MEDIA_TYPE, writeFeed, type AtomLink, type EntryToWrite } from '../../src-protocol'
 import type { AuthenticatedHandler } from '../auth/wsse'
 import type { Store, User } from '../store'
+import { writesAtReadStart } from './reads'
 import { RenderCache } from './render-cache'
 import { atomReply, HttpError, type Handler, type RequestContext } from './reply'
 import type { Router } from './router'
-import { writesAtReadStart } from './scheduled-posts'
 
 /** Spec §8: an Atom weblog feed page holds 20 posts. */
 export const FEED_PAGE_SIZE = 20

@@ -31,9 +31,9 @@ export class NonceBound {
     const known = this.#holders.get(holder)
     if (known && 'fullUntil' in known && now < known.fullUntil) return this.#refuse(steps, known.fullUntil)
     if (known && 'room' in known && known.room > 0) {
-      if (!(await steps.insert())) return { kind: 'replayed' }
+      // Taken before the insert is awaited, so requests in flight together each take a slot of their own.
       this.#remember(holder, { room: known.room - 1 })
-      return { kind: 'recorded' }
+      return (await steps.insert()) ? { kind: 'recorded' } : { kind: 'replayed' }
     }
     const { held, freeAt } = await steps.count()
     if (held >= capacity) {
