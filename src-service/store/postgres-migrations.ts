@@ -390,6 +390,21 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX oauth_nonces_by_holder ON oauth_nonces (api_key, holder, timestamp);
     `,
   },
+  {
+    version: 11,
+    name: 'event totals counted at commit',
+    // Counted as the event was inserted, an actor's total stayed locked until the transaction's COMMIT, a round trip
+    // later: every other write of that actor's events waited behind it. Counted at commit, after the count of writes
+    // (postgres-engine.ts) as every transaction takes them, the row is held only while committing.
+    sql: `
+      DROP TRIGGER events_counted ON events;
+      DROP TRIGGER events_uncounted ON events;
+      CREATE CONSTRAINT TRIGGER events_counted AFTER INSERT ON events DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW EXECUTE FUNCTION event_counted();
+      CREATE CONSTRAINT TRIGGER events_uncounted AFTER DELETE ON events DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW EXECUTE FUNCTION event_uncounted();
+    `,
+  },
 ]
 
 /** Migration 6's url ids for `table`'s rows, as migrations.ts gives them, through url_id_given/url_id_forgotten. */

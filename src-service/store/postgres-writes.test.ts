@@ -55,4 +55,28 @@ describe('writes counted in PostgreSQL', () => {
     await one.users.find('ben')
     expect(await other.writes()).toBe(before + 1)
   })
+
+  it("lets one actor's events be recorded by two transactions at once: neither waits for the other to commit", async () => {
+    const [one, other] = stores as [Store, Store]
+    const ana = await one.users.add({ username: 'ana', displayName: 'Ana', loginPassword: 'login-pw-ana', apiPassword: 'api-pw-ana' })
+    const event = { actorId: ana.id, verb: 'NewAsset', objectType: 'Photo' } as const
+    let finishFirst!: () => void
+    const firstMayFinish = new Promise<void>((resolve) => (finishFirst = resolve))
+    let firstRecorded!: () => void
+    const recordedByFirst = new Promise<void>((resolve) => (firstRecorded = resolve))
+    const first = one.transaction(async () => {
+      await one.events.record({ ...event, objectId: 1 })
+      firstRecorded()
+      await firstMayFinish
+    })
+    await recordedByFirst
+    const waited = Symbol('waited')
+    const second = other.transaction(() => other.events.record({ ...event, objectId: 2 }))
+    const outcome = await Promise.race([second, new Promise((resolve) => setTimeout(resolve, 5000, waited))])
+    finishFirst()
+    await first
+    expect(outcome, 'the second transaction waited for the first to commit').not.toBe(waited)
+    await second
+    expect(await one.events.totalBy(ana.id)).toBe(2)
+  })
 })
