@@ -378,6 +378,12 @@ export const migrations: readonly Migration[] = [
     // PostgreSQL's change (a lock held for less time); SQLite writes one transaction at a time, so it has none to make.
     sql: '-- nothing to change on SQLite',
   },
+  {
+    version: 12,
+    name: 'nonces kept without the write-ahead log',
+    // PostgreSQL's change; SQLite keeps WSSE nonces in memory and OAuth's in its one file, as before.
+    sql: '-- nothing to change on SQLite',
+  },
 ]
 
 /**
