@@ -12,6 +12,16 @@ export function idList(dialect: Dialect, parameter = ':ids'): string {
     : `SELECT CAST(json_array_elements_text(CAST(${parameter} AS json)) AS BIGINT) AS value`
 }
 
+/**
+ * The strings of a JSON array parameter as rows of `value`, with `place` their order (counted from 0 on SQLite and
+ * from 1 on PostgreSQL: order by it, do not read it): for `FROM (${textList(dialect, ':names')}) AS asked`.
+ */
+export function textList(dialect: Dialect, parameter: string): string {
+  return dialect === 'sqlite'
+    ? `SELECT key AS place, value FROM json_each(${parameter})`
+    : `SELECT place, value FROM json_array_elements_text(CAST(${parameter} AS json)) WITH ORDINALITY AS texts (value, place)`
+}
+
 /** Runs an `INSERT` into a table with an `id` column and returns the id it was given (both engines know RETURNING). */
 export async function insertReturningId(db: Engine, sql: string, params: Params): Promise<number> {
   const row = await db.get(`${sql} RETURNING id`, params)

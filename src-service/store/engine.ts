@@ -22,6 +22,8 @@ export interface Engine {
    * inside `work` (however deep in its awaits) belong to it; nested calls are savepoints. Other callers' statements
    * never interleave with it. */
   transaction<T>(work: () => Promise<T>): Promise<T>
+  /** Whether the caller is inside a transaction (however deep in its awaits). */
+  inTransaction(): boolean
   /** Calls `callback` once the caller's outermost transaction has committed (never if it rolls back), or at once when
    * the caller is in none: what it then reads, through any connection, includes what that transaction wrote. */
   afterCommit(callback: () => void): void

@@ -21,6 +21,7 @@ import { SignInFailures } from './sign-in-failures'
 import { Comments, Favorites, Groups, Relationships } from './social'
 import { openPostgresEngine } from './postgres-engine'
 import { SqliteEngine } from './sqlite-engine'
+import { TurnBatch } from './turn-batch'
 import { Users } from './users'
 import { Weblogs } from './weblogs'
 import { wsseNonceLedger } from './wsse-nonces'
@@ -123,10 +124,13 @@ export async function openStore(dataDir: string, options: StoreOptions = {}): Pr
       const postgres = await openPostgresEngine(options.database)
       db = postgres
       writes = () => postgres.writeVersion()
-      readState = async (now) => {
-        const { version, value } = await postgres.writeVersionWith(SCHEDULED_DUE, { ':now': now })
-        return { writes: version, scheduledDue: Number(value) === 1 }
-      }
+      // Reads beginning together share one look, at the latest of their times; each releases what is due by its own.
+      const readStates = new TurnBatch(postgres, async (times: readonly string[]) => {
+        const latest = times.reduce((later, time) => (time > later ? time : later))
+        const { version, value } = await postgres.writeVersionWith(SCHEDULED_DUE, { ':now': latest })
+        return times.map(() => ({ writes: version, scheduledDue: Number(value) === 1 }))
+      })
+      readState = (now) => readStates.get(now)
       secrets = await sharedSecretBox(postgres, join(dataDir, SECRET_KEY_FILE)).catch(async (error: unknown) => {
         await postgres.close()
         throw error

@@ -134,6 +134,10 @@ export class PostgresEngine implements Engine {
     return turn
   }
 
+  inTransaction(): boolean {
+    return this.#scope.getStore() !== undefined
+  }
+
   afterCommit(callback: () => void): void {
     const scope = this.#scope.getStore()
     if (scope) scope.outermost.committed.push(callback)

@@ -126,6 +126,10 @@ export class SqliteEngine implements Engine {
     return result
   }
 
+  inTransaction(): boolean {
+    return this.#context.getStore() !== undefined
+  }
+
   afterCommit(callback: () => void): void {
     let member = this.#callersLevel()
     while (member?.parent) member = member.parent

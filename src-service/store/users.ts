@@ -1,8 +1,9 @@
 import type { WsseAccount } from '../../src-protocol'
-import { insertReturningId } from './dialect'
+import { insertReturningId, textList } from './dialect'
 import type { Engine, Row } from './engine'
 import { hashPassword } from './passwords'
 import type { SecretBox } from './secret-box'
+import { TurnBatch } from './turn-batch'
 
 export interface User {
   id: number
@@ -24,10 +25,13 @@ export class Users {
   readonly #secrets: SecretBox
   /** Read in place of a row for a username nobody has, so the answer takes as long as for a real user. */
   readonly #decoy: Row
+  /** Every signed request looks its user up first: those arriving together share one statement. */
+  readonly #accountRows: TurnBatch<string, Row>
 
   constructor(db: Engine, secrets: SecretBox) {
     this.#db = db
     this.#secrets = secrets
+    this.#accountRows = new TurnBatch(db, (usernames) => this.#readAccounts(usernames))
     const decoyPassword = secrets.seal('decoy API password of the same length as a real one')
     this.#decoy = { id: 0, username: '', display_name: 'Nobody', api_password_sealed: decoyPassword }
   }
@@ -67,16 +71,21 @@ export class Users {
    * same work as for one: the timing tells nobody which names exist.
    */
   async wsseAccountOf(username: string): Promise<WsseAccount<User> | null> {
-    // Always one row, empty for a username nobody has: reading it costs the same either way.
-    const row = await this.#db.get(
-      `SELECT users.id, users.username, users.display_name, users.api_password_sealed
-       FROM (SELECT 1 AS one) AS always LEFT JOIN users ON users.username = :username`,
-      { ':username': username },
-    )
+    const row = await this.#accountRows.get(username)
     const found = row?.['username'] === username ? row : null
     const read = found ?? this.#decoy
     const account = { apiPassword: this.#secrets.open(read['api_password_sealed'] as Uint8Array), account: toUser(read) }
     return found && account
+  }
+
+  /** One row for each username asked, in order, its columns empty for a name nobody has: it costs the same either way. */
+  async #readAccounts(usernames: readonly string[]): Promise<Row[]> {
+    return this.#db.all(
+      `SELECT users.id, users.username, users.display_name, users.api_password_sealed
+       FROM (${textList(this.#db.dialect, ':usernames')}) AS asked LEFT JOIN users ON users.username = asked.value
+       ORDER BY asked.place`,
+      { ':usernames': JSON.stringify(usernames) },
+    )
   }
 
   async #spelledExactly(username: string, columns: string): Promise<Row | null> {

@@ -1,5 +1,6 @@
-import { insertReturningId } from './dialect'
+import { idList, insertReturningId } from './dialect'
 import type { Engine, Row } from './engine'
+import { TurnBatch } from './turn-batch'
 
 export interface Weblog {
   id: number
@@ -13,9 +14,12 @@ export type NewWeblog = Omit<Weblog, 'id'>
 
 export class Weblogs {
   readonly #db: Engine
+  /** Every write to a weblog looks it up first: those arriving together share one statement. */
+  readonly #found: TurnBatch<number, Weblog | null>
 
   constructor(db: Engine) {
     this.#db = db
+    this.#found = new TurnBatch(db, (ids) => this.#findAll(ids))
   }
 
   async add(weblog: NewWeblog): Promise<Weblog> {
@@ -27,9 +31,16 @@ export class Weblogs {
     return { id, ...weblog }
   }
 
-  async find(id: number): Promise<Weblog | null> {
-    const row = await this.#db.get('SELECT id, owner_id, title, slug FROM weblogs WHERE id = :id', { ':id': id })
-    return row && toWeblog(row)
+  find(id: number): Promise<Weblog | null> {
+    return this.#found.get(id)
+  }
+
+  async #findAll(ids: readonly number[]): Promise<(Weblog | null)[]> {
+    const rows = await this.#db.all(`SELECT id, owner_id, title, slug FROM weblogs WHERE id IN (${idList(this.#db.dialect)})`, {
+      ':ids': JSON.stringify(ids),
+    })
+    const found = new Map(rows.map((row) => [Number(row['id']), toWeblog(row)]))
+    return ids.map((id) => found.get(id) ?? null)
   }
 
   /** The weblog whose public pages live under /blogs/<slug>/. */
