@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openStore, type Store } from '.'
+import type { NonceLedger } from '../../src-protocol'
 import { createTestDatabase, type TestDatabase } from '../testing/postgres'
 
 const CAPACITY = 40
@@ -55,6 +56,26 @@ describe('nonces kept per holder', () => {
     expect(answers.replay).toEqual(['replayed', 'replayed'])
     // Another user has room of their own.
     expect((await ledgers[1]!.record('ana', 'nonce-0', now + WINDOW_MS, now)).kind).toBe('recorded')
+  })
+
+  it('WSSE: nonces presented at once (one statement records them) are each recorded once, by whichever instance', async () => {
+    const now = Date.now()
+    const [one, other] = (await postgresStores()).map((store) => store.wsseNonces(CAPACITY, 60_000)) as [NonceLedger, NonceLedger]
+    const record = async (ledger: NonceLedger, user: string, nonce: string, expiresAt = now + WINDOW_MS, at = now) =>
+      (await ledger.record(user, nonce, expiresAt, at)).kind
+    const [first, again, elsewhere, fresh, otherUser, shortLived] = await Promise.all([
+      record(one, 'melody', 'n1'),
+      record(one, 'melody', 'n1'),
+      record(other, 'melody', 'n1'),
+      record(one, 'melody', 'n2'),
+      record(one, 'ana', 'n1'),
+      record(one, 'ana', 'n3', now + 5),
+    ])
+    expect([first, again, elsewhere].sort()).toEqual(['recorded', 'replayed', 'replayed'])
+    expect([fresh, otherUser, shortLived]).toEqual(['recorded', 'recorded', 'recorded'])
+    // Once its row has expired, a nonce may be presented again (its Created is then new enough to pass).
+    expect(await record(one, 'ana', 'n3', now + 10 + WINDOW_MS, now + 10)).toBe('recorded')
+    expect(await record(other, 'ana', 'n3', now + 10 + WINDOW_MS, now + 10)).toBe('replayed')
   })
 
   for (const engine of ['postgres', 'sqlite'] as const) {

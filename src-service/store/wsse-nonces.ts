@@ -4,6 +4,15 @@
 import { UsedNonces, type NonceLedger, type NonceLedgerFactory, type NonceRecording } from '../../src-protocol'
 import type { Engine } from './engine'
 import { NonceBound } from './nonce-bound'
+import { TurnBatch } from './turn-batch'
+
+/** A nonce to record: `now` is when it was presented, `expiresAt` when it may be taken over. */
+interface NewNonce {
+  user: string
+  nonce: string
+  expiresAt: number
+  now: number
+}
 
 /** The ledger factory for the WSSE verifier on `db`'s engine. */
 export function wsseNonceLedger(db: Engine): NonceLedgerFactory {
@@ -22,6 +31,8 @@ export function wsseNonceLedger(db: Engine): NonceLedgerFactory {
 class DatabaseNonces implements NonceLedger {
   readonly #db: Engine
   readonly #bound = new NonceBound()
+  /** Every signed request records a nonce: those arriving together share one statement. */
+  readonly #inserts: TurnBatch<NewNonce, boolean>
   readonly #capacity: number
   readonly #sweepIntervalMs: number
   #nextSweepAt = Number.NEGATIVE_INFINITY
@@ -30,6 +41,7 @@ class DatabaseNonces implements NonceLedger {
     this.#db = db
     this.#capacity = capacity
     this.#sweepIntervalMs = sweepIntervalMs
+    this.#inserts = new TurnBatch(db, (nonces) => this.#insert(nonces))
   }
 
   async record(user: string, nonce: string, expiresAt: number, now: number): Promise<NonceRecording> {
@@ -49,15 +61,32 @@ class DatabaseNonces implements NonceLedger {
         )
         return { held: Number(row?.['held']), freeAt: Number(row?.['earliest']) + 1 }
       },
-      insert: async () =>
-        (await this.#db.get(
-          `INSERT INTO wsse_nonces (username, nonce, expires_at) VALUES (:user, :nonce, :expiresAt)
-           ON CONFLICT (username, nonce) DO UPDATE SET expires_at = excluded.expires_at WHERE wsse_nonces.expires_at < :now
-           RETURNING 1`,
-          { ...key, ':expiresAt': expiresAt },
-        )) !== null,
+      insert: () => this.#inserts.get({ user, nonce, expiresAt, now }),
       seen: async () =>
         (await this.#db.get('SELECT 1 AS seen FROM wsse_nonces WHERE username = :user AND nonce = :nonce AND expires_at >= :now', key)) !== null,
     })
+  }
+
+  /**
+   * Records each nonce that no live row holds (an expired row of the same nonce is taken over, judged at the earliest
+   * `now` of the batch) and answers, in order, which were recorded. The same nonce twice in one batch is recorded
+   * once, for the first to present it: the second is a replay.
+   */
+  async #insert(nonces: readonly NewNonce[]): Promise<boolean[]> {
+    const keyOf = (user: string, nonce: string) => JSON.stringify([user, nonce])
+    const firsts = new Map<string, NewNonce>()
+    for (const one of nonces) if (!firsts.has(keyOf(one.user, one.nonce))) firsts.set(keyOf(one.user, one.nonce), one)
+    const rows = await this.#db.all(
+      `INSERT INTO wsse_nonces (username, nonce, expires_at)
+       SELECT username, nonce, expires_at FROM json_to_recordset(CAST(:nonces AS json)) AS asked (username TEXT, nonce TEXT, expires_at BIGINT)
+       ON CONFLICT (username, nonce) DO UPDATE SET expires_at = excluded.expires_at WHERE wsse_nonces.expires_at < :now
+       RETURNING username, nonce`,
+      {
+        ':nonces': JSON.stringify([...firsts.values()].map((one) => ({ username: one.user, nonce: one.nonce, expires_at: one.expiresAt }))),
+        ':now': Math.min(...nonces.map((one) => one.now)),
+      },
+    )
+    const recorded = new Set(rows.map((row) => keyOf(String(row['username']), String(row['nonce']))))
+    return nonces.map((one) => firsts.get(keyOf(one.user, one.nonce)) === one && recorded.has(keyOf(one.user, one.nonce)))
   }
 }
