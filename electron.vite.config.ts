@@ -61,9 +61,11 @@ export default defineConfig({
       rollupOptions: {
         // The service is a second main-process entry: it runs under plain Node (`npm run service`)
         // and as the app's built-in sandbox in an Electron utility process. The image helper is a third, run as a
-        // utility process too, so that sharp stays out of the main process.
+        // utility process too, so that sharp stays out of the main process. Core runs on a worker thread of the main
+        // process, from a fourth.
         input: {
           index: resolve(root, 'src-main/index.ts'),
+          'core-worker': resolve(root, 'src-main/core-worker.ts'),
           service: resolve(root, 'src-service/server.ts'),
           'image-worker': resolve(root, 'src-main/image-worker.ts'),
         },

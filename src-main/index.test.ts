@@ -4,6 +4,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type * as WorkerThreads from 'node:worker_threads'
+import type { WorkerOptions } from 'node:worker_threads'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { channels, type AccountSummary, type Envelope } from '../src-shared/contract'
 import { melody, startTestService } from '../src-service/testing/service-fixture'
@@ -14,6 +16,20 @@ const electron = await vi.hoisted(() => import('./platform/testing/fake-electron
 vi.mock('electron', () => electron)
 
 const { app, BrowserWindow, dialog, fake } = electron
+
+// The built core-worker.js beside the main file is core's thread from its sources here, as service.js is below.
+vi.mock('node:worker_threads', async (importOriginal) => {
+  const threads = await importOriginal<typeof WorkerThreads>()
+  const { join } = await import('node:path')
+  const built = join(import.meta.dirname, 'core-worker.js')
+  const sources = new URL('./core-thread/testing/typescript-entry.mjs', import.meta.url)
+  class Worker extends threads.Worker {
+    constructor(entry: string | URL, options?: WorkerOptions) {
+      super(entry === built ? sources : entry, options)
+    }
+  }
+  return { ...threads, default: { ...threads, Worker }, Worker }
+})
 
 type MenuItem = NonNullable<typeof fake.applicationMenu>['template'][number]
 type InvokeEvent = Parameters<NonNullable<ReturnType<typeof fake.ipcHandlers.get>>>[0]

@@ -1,7 +1,8 @@
 // The main process: app lifecycle only. What Blogdesk does lives in core; windows/, ipc/ and platform/ fit it to Electron.
 import { join } from 'node:path'
 import { app, type BrowserWindow } from 'electron'
-import { FileVault, openCore, type Core, type Platform } from './core'
+import { FileVault, type Platform } from './core'
+import { startCoreThread, type ShellCore } from './core-thread'
 import { registerIpc } from './ipc'
 import {
   APP_ID,
@@ -61,7 +62,9 @@ function run(): void {
       showAuthorizePage: async (url) => showSignInPage(url, windows.focused()),
       startSandbox: () => sandbox.start(),
     }
-    const core = await openCore({
+    // Core, with the local store, runs on a thread of its own, so SQLite and the sync engine never hold up windows
+    // and IPC here; this thread serves what only it can do (net, safeStorage, windows, utility processes).
+    const core = await startCoreThread(join(import.meta.dirname, 'core-worker.js'), {
       dataDir: paths.dataDir,
       vault: new FileVault(paths.vaultFile, cipher),
       fetch: netFetch,
@@ -129,7 +132,7 @@ function run(): void {
  * The demo account's addresses hold the sandbox's port, so while an account uses the sandbox, the sandbox starts
  * with the app (on that port again) and the account keeps working.
  */
-async function restartSandboxInUse(core: Core, sandbox: SandboxLauncher): Promise<void> {
+async function restartSandboxInUse(core: ShellCore, sandbox: SandboxLauncher): Promise<void> {
   const previous = sandbox.previous()
   if (!previous) return
   try {
@@ -151,7 +154,7 @@ function whenShown(window: BrowserWindow, then: () => Promise<void>): void {
   else window.once('show', run)
 }
 
-async function close(core: Core): Promise<void> {
+async function close(core: ShellCore): Promise<void> {
   try {
     await core.close()
   } catch (error) {

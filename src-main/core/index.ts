@@ -47,12 +47,13 @@ export {
   type List,
   type Stream,
 } from './json'
-export { AtomClient, RequestFailure, type FailureKind, type FeedPage, type PostToSend, type RemotePost } from './atom'
+export { AtomClient, RequestFailure, type FailureKind, type Fetch, type FeedPage, type PostToSend, type RemotePost } from './atom'
 export type { CoreEventListener } from './handlers'
 export { CoreError, type CoreErrorCode } from './errors'
 export type { Connectivity, Platform, SandboxDetails, ShownPage } from './platform'
 export {
   MAX_MEDIA_BYTES,
+  inProcessImages,
   readPhotoPreview,
   runImageJob,
   type ImageJob,

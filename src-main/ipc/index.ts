@@ -3,7 +3,7 @@
 // the arguments before core sees them.
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron'
 import { channels, events, type Envelope, type ShellHandlers } from '../../src-shared/contract'
-import type { Core } from '../core'
+import type { ShellCore } from '../core-thread'
 import { dispatcherFor } from './dispatcher'
 
 /** Which renderers may talk to core: AppWindows in the app. */
@@ -20,7 +20,7 @@ const knownEvents: ReadonlySet<string> = new Set(events)
  * Answers every contract channel (core's, and the shell's own with `shell`) and forwards core's events; returns the
  * function that undoes both.
  */
-export function registerIpc(core: Core, renderers: Renderers, shell: ShellHandlers): () => void {
+export function registerIpc(core: Pick<ShellCore, 'handlers' | 'onEvent'>, renderers: Renderers, shell: ShellHandlers): () => void {
   const dispatch = dispatcherFor({ ...core.handlers, ...shell })
   for (const channel of channels) {
     ipcMain.handle(channel, (event, request: unknown) =>
