@@ -4,13 +4,21 @@
 // operation's state in SQLite before its request and after, the draft kept in step) costs little beside the
 // requests. The two alternate over a few rounds and the ratio is the median of the rounds' ratios, since other
 // work on a shared machine moves absolute figures between runs. Also the longest event-loop stall while flushing
-// (perf_hooks.monitorEventLoopDelay), target none over 10 ms, and the main thread's CPU time per post.
+// (perf_hooks.monitorEventLoopDelay), target none over 10 ms, and the main thread's busy time per post.
+// Measured twice: with the engine on the measuring thread (core in-process, as tests run it), and with core on its
+// own thread as the app runs it (core-thread/), this thread serving its fetch as Electron's main thread serves
+// net.request; there the posts are queued through core's handlers while the main thread's fetch holds every request
+// (a network that has not come back), each publish's round trip as the main thread sees it timed (target p99 ≤ 1 ms),
+// and the flush timed from the release to the last post announced done.
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { accountsForSync, Accounts, Drafts, LocalStore, SyncEngine, type AtomClient, type Vault } from '../src-main/core/index'
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
+import type { OutboxItem } from '../src-shared/contract'
+import { accountsForSync, Accounts, Drafts, LocalStore, SyncEngine, type AtomClient, type Fetch, type Vault } from '../src-main/core/index'
+import { createTestPlatform } from '../src-main/core/testing/test-platform'
+import { startCoreThread, type ShellCore } from '../src-main/core-thread'
 import { startServiceProcess } from '../src-service/testing/service-process'
 import type { BenchRow } from './table'
 
@@ -36,43 +44,72 @@ interface Desk {
 interface Measured {
   perSecond: number
   longestStallMs: number
-  cpuMsPerPost: number
+  /** The measuring (main) thread's event loop's active time per post: what the flush leaves windows and IPC. */
+  mainBusyMsPerPost: number
 }
 
 export async function runFlushBench(): Promise<BenchRow[]> {
   const dir = await mkdtemp(join(tmpdir(), 'blogdesk-bench-flush-'))
   const service = await startServiceProcess(join(dir, 'service'))
   const store = LocalStore.open(join(dir, 'blogdesk.sqlite'))
+  const threaded = await openThreadedDesk(join(dir, 'thread'), service.url, service.sandbox)
   try {
     const desk = await openDesk(store, service.url, service.sandbox)
     await bareLoop(desk, WARM_UP_POSTS)
     await engineFlush(desk, WARM_UP_POSTS)
-    const rounds: { engine: Measured; bare: Measured }[] = []
-    for (let round = 0; round < ROUNDS; round++) rounds.push({ engine: await engineFlush(desk, POSTS), bare: await bareLoop(desk, POSTS) })
+    await threadFlush(threaded, WARM_UP_POSTS)
+    const rounds: { engine: Measured; thread: ThreadMeasured; bare: Measured }[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      rounds.push({ engine: await engineFlush(desk, POSTS), thread: await threadFlush(threaded, POSTS), bare: await bareLoop(desk, POSTS) })
+    }
     const engine = rounds.map((round) => round.engine)
+    const thread = rounds.map((round) => round.thread)
     const bare = rounds.map((round) => round.bare)
     const lanes = desk.weblogs.length
+    const publishes = thread.flatMap((measured) => measured.publishMs)
     return [
       {
-        name: `flush ${POSTS} queued posts (${lanes} weblogs, one queue each): posts/s`,
+        name: `core on its own thread (the app): flush ${POSTS} queued posts: posts/s`,
+        value: median(thread.map((measured) => measured.perSecond)),
+        unit: 'posts/s',
+        ratio: median(rounds.map((round) => round.thread.perSecond / round.bare.perSecond)),
+        target: '≥ 0.8 of bare POSTs',
+      },
+      {
+        name: 'core on its own thread: main thread\'s longest stall while flushing',
+        value: Math.max(...thread.map((measured) => measured.longestStallMs)),
+        unit: 'ms',
+        target: '≤ 10 ms',
+      },
+      {
+        name: 'core on its own thread: main thread busy per post',
+        value: median(thread.map((measured) => measured.mainBusyMsPerPost)),
+        unit: 'ms',
+        ratio: median(rounds.map((round) => round.thread.mainBusyMsPerPost / round.bare.mainBusyMsPerPost)),
+      },
+      { name: 'core on its own thread: publish round trip, main thread: p50', value: percentile(publishes, 0.5), unit: 'ms' },
+      { name: 'core on its own thread: publish round trip, main thread: p99', value: percentile(publishes, 0.99), unit: 'ms', target: '≤ 1 ms' },
+      {
+        name: `engine on the measuring thread: flush ${POSTS} queued posts (${lanes} weblogs, one queue each): posts/s`,
         value: median(engine.map((measured) => measured.perSecond)),
         unit: 'posts/s',
         ratio: median(rounds.map((round) => round.engine.perSecond / round.bare.perSecond)),
         target: '≥ 0.8 of bare POSTs',
       },
-      { name: 'flush: longest event-loop stall', value: Math.max(...engine.map((measured) => measured.longestStallMs)), unit: 'ms', target: '≤ 10 ms' },
+      { name: 'engine on the measuring thread: longest event-loop stall', value: Math.max(...engine.map((measured) => measured.longestStallMs)), unit: 'ms', target: '≤ 10 ms' },
       {
-        name: 'flush: main-thread CPU per post',
-        value: median(engine.map((measured) => measured.cpuMsPerPost)),
+        name: 'engine on the measuring thread: that thread busy per post',
+        value: median(engine.map((measured) => measured.mainBusyMsPerPost)),
         unit: 'ms',
-        ratio: median(rounds.map((round) => round.engine.cpuMsPerPost / round.bare.cpuMsPerPost)),
+        ratio: median(rounds.map((round) => round.engine.mainBusyMsPerPost / round.bare.mainBusyMsPerPost)),
       },
       { name: `bare loop of the same signed POSTs, ${lanes} at a time`, value: median(bare.map((measured) => measured.perSecond)), unit: 'posts/s' },
       { name: 'bare loop: longest event-loop stall', value: Math.max(...bare.map((measured) => measured.longestStallMs)), unit: 'ms' },
-      { name: 'bare loop: main-thread CPU per post', value: median(bare.map((measured) => measured.cpuMsPerPost)), unit: 'ms' },
+      { name: 'bare loop: measuring thread busy per post', value: median(bare.map((measured) => measured.mainBusyMsPerPost)), unit: 'ms' },
     ]
   } finally {
     store.close()
+    await threaded.close()
     await service.stop()
     await rm(dir, { recursive: true, force: true })
   }
@@ -96,6 +133,91 @@ async function openDesk(store: LocalStore, atomBase: string, sandbox: { username
     client: forSync.atomClient(accountId),
     engine: (concurrency) => new SyncEngine({ store, accounts: forSync, concurrency }),
   }
+}
+
+/** Core on a thread of its own, its requests made by this thread's fetch, which holds them while `held`. */
+interface ThreadedDesk {
+  core: ShellCore
+  accountId: string
+  weblogs: string[]
+  holdRequests(): void
+  /** Lets the held requests, and every later one, go. */
+  releaseRequests(): void
+  close(): Promise<void>
+}
+
+interface ThreadMeasured extends Measured {
+  /** Each publish's round trip, from the call on this thread to core's answer (the queue safely on disk). */
+  publishMs: number[]
+}
+
+async function openThreadedDesk(dataDir: string, atomBase: string, sandbox: { username: string; apiPassword: string }): Promise<ThreadedDesk> {
+  let held: Promise<void> | null = null
+  let release = () => {}
+  const fetch: Fetch = async (input, init) => {
+    await held
+    return globalThis.fetch(input, init)
+  }
+  const secrets = new Map<string, string>()
+  const platform = createTestPlatform(dataDir)
+  const core = await startCoreThread(new URL('../src-main/core-thread/testing/typescript-entry.mjs', import.meta.url), {
+    dataDir,
+    platform,
+    fetch,
+    vault: {
+      get: async (key) => secrets.get(key) ?? null,
+      set: async (key, secret) => void secrets.set(key, secret),
+      delete: async (key) => void secrets.delete(key),
+    },
+  })
+  const { id: accountId } = await core.handlers['accounts:add']({ atomBase, username: sandbox.username, apiPassword: sandbox.apiPassword })
+  const weblogs = (await core.handlers['weblogs:list']({ accountId, refresh: true })).map((weblog) => weblog.postUri)
+  return {
+    core,
+    accountId,
+    weblogs,
+    holdRequests: () => void (held = new Promise((resolve) => (release = resolve))),
+    releaseRequests: () => {
+      held = null
+      release()
+    },
+    close: async () => {
+      await core.close()
+      await platform.dispose()
+    },
+  }
+}
+
+/** Queues `posts` through core's handlers while no request can go, then times their flush once requests may. */
+async function threadFlush(desk: ThreadedDesk, posts: number): Promise<ThreadMeasured> {
+  const { core, accountId, weblogs } = desk
+  desk.holdRequests()
+  const sent = new Set<number>()
+  let allSent = () => {}
+  const flushed = new Promise<void>((resolve) => (allSent = resolve))
+  const stop = core.onEvent((event, payload) => {
+    const item = payload as OutboxItem
+    if (event !== 'outbox:changed' || item.state !== 'done') return
+    sent.add(item.id)
+    if (sent.size === posts) allSent()
+  })
+  const publishMs: number[] = []
+  for (let n = 0; n < posts; n++) {
+    const draft = await core.handlers['drafts:create']({ accountId, weblogPostUri: weblogs[n % weblogs.length]! })
+    const { title, content } = postText(n)
+    await core.handlers['drafts:save']({ draftId: draft.id, title, content })
+    const begin = performance.now()
+    await core.handlers['drafts:publish']({ draftId: draft.id })
+    publishMs.push(performance.now() - begin)
+  }
+  const measured = await timed(posts, async () => {
+    desk.releaseRequests()
+    await flushed
+  })
+  stop()
+  const { outbox } = await core.handlers['app:status'](null)
+  if (outbox.waiting + outbox.needsAttention > 0) throw new Error(`The flush left ${outbox.waiting} operations waiting and ${outbox.needsAttention} needing attention.`)
+  return { ...measured, publishMs }
 }
 
 /** Queues `posts` drafts across the weblogs (not timed), then times the engine sending them all. */
@@ -128,13 +250,18 @@ function bareLoop({ client, weblogs }: Desk, posts: number): Promise<Measured> {
 async function timed(posts: number, work: () => Promise<void>): Promise<Measured> {
   const stalls = monitorEventLoopDelay({ resolution: 1 })
   stalls.enable()
-  const cpu = process.cpuUsage()
+  const busy = performance.eventLoopUtilization()
   const begin = performance.now()
   await work()
   const seconds = (performance.now() - begin) / 1000
-  const used = process.cpuUsage(cpu)
+  const { active } = performance.eventLoopUtilization(busy)
   stalls.disable()
-  return { perSecond: posts / seconds, longestStallMs: stalls.max / 1e6, cpuMsPerPost: (used.user + used.system) / 1000 / posts }
+  return { perSecond: posts / seconds, longestStallMs: stalls.max / 1e6, mainBusyMsPerPost: active / posts }
+}
+
+function percentile(values: number[], fraction: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!
 }
 
 function median(values: number[]): number {

@@ -47,7 +47,9 @@ afterEach(async () => {
 describe('fetch relayed through the main thread', () => {
   it('sends the request as made and gives back the answer with its status, headers and body', async () => {
     answer = (request, response) =>
-      request.on('end', () => response.writeHead(201, { 'Content-Type': 'application/x.atom+xml', 'X-Seen': request.method! }).end('<entry/>'))
+      request.on('end', () =>
+        response.writeHead(201, { 'Content-Type': 'application/x.atom+xml', 'Content-Length': 8, 'X-Seen': request.method! }).end('<entry/>'),
+      )
     const response = await relayed(`${origin}/post`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'héllo' })
     expect(response.status).toBe(201)
     expect(response.headers.get('x-seen')).toBe('POST')
@@ -61,6 +63,20 @@ describe('fetch relayed through the main thread', () => {
     const response = await relayed(`${origin}/moved`, { redirect: 'manual' })
     expect(response.status).toBe(302)
     expect(response.headers.get('location')).toBe('/elsewhere')
+  })
+
+  it('streams an answer of no stated length, or a long one, whole and in order', async () => {
+    const parts = Array.from({ length: 200 }, (_, n) => `${n}:${'é'.repeat(1000)}\n`)
+    answer = (_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' })
+      const write = (n: number): void => {
+        if (n === parts.length) return void response.end()
+        response.write(parts[n])
+        setImmediate(write, n + 1)
+      }
+      write(0)
+    }
+    expect(await (await relayed(`${origin}/long`)).text()).toBe(parts.join(''))
   })
 
   it('lets the answer flow as core reads it, and ends the request when core stops reading', async () => {

@@ -1,9 +1,13 @@
 // Core's HTTP from the core thread through the main thread's fetch: in the app that is net.request (the system's
 // proxy and certificates), which only Electron's main thread can use. A request's body crosses whole (netFetch reads
-// it whole anyway); the answer's body crosses as a stream, moved to the core thread, so it flows as core reads it and
-// stops when core stops reading (a size limit). Aborting, before or after the answer, aborts the main thread's request.
+// it whole anyway). An answer that says it is small crosses whole with its headers, in one message; any other (a
+// photo, an event stream) crosses a chunk at a time as core reads it, so it flows at core's pace and stops when core
+// stops reading (a size limit). Aborting, before or after the answer, aborts the main thread's request.
 import type { Fetch } from '../core'
 import { Transfer, type Peer } from './peer'
+
+/** Answers up to this long (by their Content-Length) cross whole; longer or unsized ones are read chunk by chunk. */
+const WHOLE_ANSWER_BYTES = 64 * 1024
 
 interface RelayedRequest {
   id: number
@@ -19,7 +23,9 @@ interface RelayedResponse {
   statusText: string
   headers: [string, string][]
   url: string
-  body: ReadableStream<Uint8Array> | null
+  /** The whole body, or null when there is none or it is read through 'fetch:read' (`streamed`). */
+  body: ArrayBuffer | null
+  streamed: boolean
 }
 
 /** Fetch on the core thread, sent through the main thread's. */
@@ -33,60 +39,73 @@ export function relayedFetch(peer: Peer): Fetch {
     const relayed: RelayedRequest = { id, url: request.url, method: request.method, headers: [...request.headers], redirect: request.redirect, body }
     const abort = () => peer.tell('fetch:abort', id)
     request.signal.addEventListener('abort', abort, { once: true })
-    const answered = peer.ask<RelayedResponse>('fetch', [relayed], body ? [body] : [])
     const aborted = new Promise<never>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }))
     aborted.catch(() => {})
-    const answer = await Promise.race([answered, aborted]).catch((error: unknown) => {
+    const answer = await Promise.race([peer.ask<RelayedResponse>('fetch', [relayed], body ? [body] : []), aborted]).catch((error: unknown) => {
       request.signal.removeEventListener('abort', abort)
       throw error
     })
-    const response = new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers })
+    const stream = answer.streamed ? streamOf(peer, id, aborted) : answer.body
+    if (!answer.streamed) request.signal.removeEventListener('abort', abort)
+    const response = new Response(stream, { status: answer.status, statusText: answer.statusText, headers: answer.headers })
     Object.defineProperty(response, 'url', { value: answer.url })
     return response
   }
 }
 
-/** The main thread's side: makes each relayed request with `fetch`; abortable until its answer's body is read or dropped. */
-export function serveFetch(peer: Peer, fetch: Fetch): void {
-  const inFlight = new Map<number, AbortController>()
-  peer.listen<number>('fetch:abort', (id) => inFlight.get(id)?.abort())
-  peer.serve({
-    fetch: async ({ id, url, method, headers, redirect, body }: RelayedRequest): Promise<Transfer<RelayedResponse>> => {
-      const controller = new AbortController()
-      inFlight.set(id, controller)
-      const done = () => inFlight.delete(id)
-      try {
-        const response = await fetch(url, { method, headers, redirect, body, signal: controller.signal })
-        const stream = response.body ? relayedBody(response.body, done) : (done(), null)
-        const answer = { status: response.status, statusText: response.statusText, headers: [...response.headers], url: response.url, body: stream }
-        return new Transfer(answer, stream ? [stream as never] : [])
-      } catch (error) {
-        done()
-        throw error
-      }
+/** The answer's body as core reads it: each pull asks the main thread for the next chunk. */
+function streamOf(peer: Peer, id: number, aborted: Promise<never>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await Promise.race([peer.ask<Uint8Array | null>('fetch:read', [id]), aborted])
+      if (chunk) controller.enqueue(chunk)
+      else controller.close()
     },
+    cancel: () => peer.tell('fetch:abort', id),
   })
 }
 
-/** `source` read as the other side reads, with `done` called once it has ended, failed or been cancelled. */
-function relayedBody(source: ReadableStream<Uint8Array>, done: () => void): ReadableStream<Uint8Array> {
-  const reader = source.getReader()
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
+/** The main thread's side: makes each relayed request with `fetch`; abortable until its answer's body is read or dropped. */
+export function serveFetch(peer: Peer, fetch: Fetch): void {
+  const inFlight = new Map<number, { controller: AbortController; body: ReadableStreamDefaultReader<Uint8Array> | null }>()
+  peer.listen<number>('fetch:abort', (id) => {
+    inFlight.get(id)?.controller.abort()
+    inFlight.delete(id)
+  })
+  peer.serve({
+    fetch: async ({ id, url, method, headers, redirect, body }: RelayedRequest): Promise<Transfer<RelayedResponse>> => {
+      const controller = new AbortController()
+      inFlight.set(id, { controller, body: null })
       try {
-        const { value, done: ended } = await reader.read()
-        if (ended) {
-          done()
-          controller.close()
-        } else controller.enqueue(value)
+        const response = await fetch(url, { method, headers, redirect, body, signal: controller.signal })
+        const answer = { status: response.status, statusText: response.statusText, headers: [...response.headers], url: response.url }
+        const length = Number(response.headers.get('content-length') ?? Number.NaN)
+        if (!response.body || length <= WHOLE_ANSWER_BYTES) {
+          const whole = response.body ? await response.arrayBuffer() : null
+          inFlight.delete(id)
+          return new Transfer({ ...answer, body: whole, streamed: false }, whole ? [whole] : [])
+        }
+        inFlight.set(id, { controller, body: response.body.getReader() })
+        return new Transfer({ ...answer, body: null, streamed: true }, [])
       } catch (error) {
-        done()
-        controller.error(error)
+        inFlight.delete(id)
+        throw error
       }
     },
-    cancel(reason) {
-      done()
-      return reader.cancel(reason)
+    'fetch:read': async (id: number): Promise<Transfer<Uint8Array | null>> => {
+      const reader = inFlight.get(id)?.body
+      if (!reader) throw new Error('That answer was aborted, or read to its end already.')
+      const { value, done } = await reader.read().catch((error: unknown) => {
+        inFlight.delete(id)
+        throw error
+      })
+      if (done) {
+        inFlight.delete(id)
+        return new Transfer(null, [])
+      }
+      // A copy of its own to move: a chunk may be a view into a buffer the main thread's streams share.
+      const chunk = value.slice()
+      return new Transfer(chunk, [chunk.buffer])
     },
   })
 }
