@@ -1,5 +1,6 @@
 import { NS, readEntry, readFeed, writeEntry, writeFeed, type EntryToWrite } from '../src-protocol/index'
 import type { BenchRow } from './table'
+import { median } from './stats'
 
 export type { BenchRow } from './table'
 
@@ -94,11 +95,6 @@ function millisecondsPerCall(run: () => unknown, calls: number): number {
   return (performance.now() - start) / calls
 }
 
-function median(values: number[]): number {
-  const sorted = values.toSorted((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
-}
 
 /**
  * Times `measured` against `baseline` in alternating rounds (so a busy machine slows both alike) and takes medians.

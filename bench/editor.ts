@@ -25,6 +25,7 @@ import { builtRendererDir } from '../e2e/harness/paths'
 import { EditorModel } from '../e2e/models/editor'
 import { openSandboxAppBench } from './sandbox-app'
 import type { BenchRow } from './table'
+import { median, percentile } from './stats'
 
 const SIZES = [10_000, 50_000]
 const ROUNDS = 4
@@ -339,13 +340,4 @@ async function timeFindAll(page: Page, query: string): Promise<number> {
       }),
     query,
   )
-}
-
-function median(values: number[]): number {
-  return percentile(values, 0.5)
-}
-
-function percentile(values: number[], share: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN
 }

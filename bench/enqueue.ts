@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import sqlite from 'node-sqlite3-wasm'
 import { LocalStore } from '../src-main/core/index'
 import type { BenchRow } from './table'
+import { percentile } from './stats'
 
 const INSERTS = 3_000
 const ROUND = 100
@@ -85,7 +86,7 @@ export async function runEnqueueBench(): Promise<BenchRow[]> {
       }
     }
 
-    const [ours, flushed, ...others] = contenders.map((contender) => percentiles(contender.times))
+    const [ours, flushed, ...others] = contenders.map(({ times }) => ({ p50: percentile(times, 0.5), p99: percentile(times, 0.99) }))
     const rows: BenchRow[] = [
       { name: 'enqueue: outbox insert p50 (WAL, exclusive, synchronous=NORMAL)', value: ours!.p50, unit: 'ms' },
       { name: 'enqueue: outbox insert p99 (WAL, exclusive, synchronous=NORMAL)', value: ours!.p99, unit: 'ms', target: '≤ 1 ms' },
@@ -146,10 +147,4 @@ function openWithAccount(file: string): LocalStore {
 
 function operation(index: number): Record<string, string> {
   return { accountId: ACCOUNT_ID, queueKey: QUEUE, payload: PAYLOAD, key: `bench-${index}`, now: new Date().toISOString() }
-}
-
-function percentiles(times: number[]): { p50: number; p99: number } {
-  const sorted = [...times].sort((a, b) => a - b)
-  const at = (fraction: number) => sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!
-  return { p50: at(0.5), p99: at(0.99) }
 }

@@ -10,6 +10,7 @@ import { openStore, type ObjectType, type Post, type Verb } from '../src-service
 import { startServiceProcess } from '../src-service/testing/service-process'
 import { drive, type LoadResult } from './load'
 import type { BenchRow } from './table'
+import { median } from './stats'
 
 const EVENTS = 100_000
 const PAGE_SIZE = 50
@@ -103,10 +104,6 @@ async function timedFetch(url: string): Promise<number> {
   return performance.now() - begin
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
-}
 
 /**
  * Stores EVENTS events for the demo user, about the sandbox's own objects, one every ten seconds back from now;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readPhotoPreview, type PhotoPreview } from '../src-main/core/index'
 import type { BenchRow } from './table'
+import { median } from './stats'
 
 const PHOTOS = 100
 const MIB = 1024 * 1024
@@ -69,9 +70,4 @@ async function previewAll(paths: string[]): Promise<{ ms: number; previews: Phot
   const start = performance.now()
   const previews = await Promise.all(paths.map((path) => readPhotoPreview(path)))
   return { ms: performance.now() - start, previews }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
 }

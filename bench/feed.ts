@@ -20,6 +20,7 @@ import { buildReferencePage, openBrowserBench } from './browser'
 import type { BenchFriend } from './feed-data'
 import { fillFeedCache, startFeedPeer, type FeedPeer } from './feed-peer'
 import type { BenchRow } from './table'
+import { median } from './stats'
 
 const SIZES = [10_000, 100_000]
 const SCROLL_MS = 8_000
@@ -314,10 +315,4 @@ function together(runs: Run[]): Run {
     insertions: sum('insertions'),
     taskMsPerFrame: median(runs.map((run) => run.taskMsPerFrame)),
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }

@@ -21,6 +21,7 @@ import { createTestPlatform } from '../src-main/core/testing/test-platform'
 import { startCoreThread, type ShellCore } from '../src-main/core-thread'
 import { startServiceProcess } from '../src-service/testing/service-process'
 import type { BenchRow } from './table'
+import { median, percentile } from './stats'
 
 const POSTS = 1000
 const ROUNDS = 3
@@ -257,15 +258,4 @@ async function timed(posts: number, work: () => Promise<void>): Promise<Measured
   const { active } = performance.eventLoopUtilization(busy)
   stalls.disable()
   return { perSecond: posts / seconds, longestStallMs: stalls.max / 1e6, mainBusyMsPerPost: active / posts }
-}
-
-function percentile(values: number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }

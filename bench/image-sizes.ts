@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runImageJob } from '../src-main/core'
 import type { BenchRow } from './table'
+import { median } from './stats'
 
 const RUNS = 7
 const WIDTHS = [400, 600]
@@ -43,9 +44,4 @@ export async function runImageSizesBench(): Promise<BenchRow[]> {
   } finally {
     rmSync(scratch, { recursive: true, force: true })
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
 }

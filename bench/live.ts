@@ -13,6 +13,7 @@ import { Accounts, FeedPoller, FileVault, LocalStore } from '../src-main/core'
 import { testCipher } from '../src-main/core/testing/core-fixture'
 import { startServiceProcess, type ServiceProcess } from '../src-service/testing/service-process'
 import type { BenchRow } from './table'
+import { median } from './stats'
 
 const POLLS = 2000
 const BLOCKS = 10
@@ -182,9 +183,4 @@ function cpuMs(service: ServiceProcess): number {
 function residentBytes(service: ServiceProcess): number {
   const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))!
   return Number(line[1]) * 1024
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
 }

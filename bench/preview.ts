@@ -8,6 +8,7 @@ import { EditorModel } from '../e2e/models/editor'
 import { postHtml } from './editor'
 import { openSandboxAppBench } from './sandbox-app'
 import type { BenchRow } from './table'
+import { median } from './stats'
 
 const WORDS = 10_000
 const ROUNDS = 7
@@ -100,9 +101,4 @@ async function timeBlankFrame(page: Page, html: string): Promise<number> {
       }),
     html,
   )
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
 }

@@ -10,6 +10,7 @@ import { AtomClient } from '../src-main/core/index'
 import { openSyncFixture } from '../src-main/core/testing/sync-fixture'
 import { startServiceProcess, type ServiceProcess } from '../src-service/testing/service-process'
 import type { BenchRow } from './table'
+import { median } from './stats'
 
 const ROUNDS = 5
 /** Each round's outage: past the probe schedule's last step, and a little longer each round to sample its phase. */
@@ -76,11 +77,6 @@ export async function runReconnectBench(): Promise<BenchRow[]> {
   }
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Caches, Drafts, LocalStore, Search } from '../src-main/core/index'
 import type { BenchRow } from './table'
+import { percentile } from './stats'
 
 const ACCOUNT_ID = 'bench-account'
 const WEBLOG = 'http://127.0.0.1:4567/t/atom/weblog/blog_id=1'
@@ -114,9 +115,4 @@ function seeded(seed: number): () => number {
     state = (state * 1_103_515_245 + 12_345) % 2 ** 31
     return state / 2 ** 31
   }
-}
-
-function percentile(values: number[], fraction: number): number {
-  const sorted = values.toSorted((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!
 }

@@ -25,6 +25,7 @@ import { buildReferencePage, openBrowserBench, type BrowserBench } from './brows
 import type { BenchFriend } from './feed-data'
 import { startFeedPeer } from './feed-peer'
 import type { BenchRow } from './table'
+import { median } from './stats'
 
 const DRAFTS = 1_000
 const CACHED_EVENTS = 10_000
@@ -171,10 +172,4 @@ async function navigate(page: Page, url: string): Promise<number> {
       ]),
     READY_WITHIN_MS,
   )
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }

@@ -10,6 +10,7 @@ import { runImageJob, type ImageJob } from '../src-main/core'
 import type { ImageJobAnswer } from '../src-main/image-worker'
 import { READY_SIGNAL } from '../src-main/platform/testing/utility-process-signal'
 import type { BenchRow } from './table'
+import { median } from './stats'
 
 const PHOTOS = 40
 const RUNS = 5
@@ -61,9 +62,4 @@ async function startHelper() {
       }),
     stop: () => child.kill(),
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
 }

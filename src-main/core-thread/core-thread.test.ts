@@ -133,7 +133,7 @@ describe('core on its own thread', () => {
     await first.handlers['drafts:save']({ draftId: draft.id, title: 'Kept across a restart' })
     await first.close()
     started.splice(started.indexOf(first), 1)
-    await expect(first.handlers['drafts:get']({ draftId: draft.id })).rejects.toThrow(/stopped/)
+    await expect(first.handlers['drafts:get']({ draftId: draft.id })).rejects.toThrow(/core has stopped/)
 
     const second = await start()
     expect((await second.handlers['drafts:get']({ draftId: draft.id })).title).toBe('Kept across a restart')

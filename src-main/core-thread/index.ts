@@ -52,6 +52,7 @@ export async function startCoreThread(entry: string | URL, options: CoreOptions)
   })
 
   let crash: Error | null = null
+  let closing = false
   worker.on('error', (error) => {
     crash = error
     console.error("Blogdesk's core stopped:", error)
@@ -60,10 +61,12 @@ export async function startCoreThread(entry: string | URL, options: CoreOptions)
     worker.once('exit', (code) => {
       stopWatching()
       peer.lose(
-        new CoreError(
-          'bug',
-          `Blogdesk's core stopped unexpectedly (${crash?.message ?? `exit code ${code}`}). Quit and open Blogdesk again; what it had saved is kept.`,
-        ),
+        closing
+          ? new CoreError('bug', "Blogdesk's core has stopped: Blogdesk is quitting.")
+          : new CoreError(
+              'bug',
+              `Blogdesk's core stopped unexpectedly (${crash?.message ?? `exit code ${code}`}). Quit and open Blogdesk again; what it had saved is kept.`,
+            ),
       )
       resolve()
     }),
@@ -85,6 +88,7 @@ export async function startCoreThread(entry: string | URL, options: CoreOptions)
       return () => listeners.delete(listener)
     },
     async close() {
+      closing = true
       listeners.clear()
       try {
         await peer.ask('close')
