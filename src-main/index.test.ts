@@ -34,6 +34,12 @@ vi.mock('node:worker_threads', async (importOriginal) => {
 type MenuItem = NonNullable<typeof fake.applicationMenu>['template'][number]
 type InvokeEvent = Parameters<NonNullable<ReturnType<typeof fake.ipcHandlers.get>>>[0]
 
+/**
+ * How long to wait for what follows the start of core's thread: it loads core from its TypeScript sources here, which
+ * takes a second on a quiet machine and several while other test files run.
+ */
+const SLOW = { timeout: 20_000 }
+
 let appData: string
 /** Where Blogdesk keeps its data: appData/Blogdesk. */
 let userData: string
@@ -67,13 +73,13 @@ async function launch(): Promise<void> {
 async function start(): Promise<void> {
   await launch()
   await app.becomeReady()
-  await vi.waitFor(() => expect(BrowserWindow.created).toHaveLength(1))
+  await vi.waitFor(() => expect(BrowserWindow.created).toHaveLength(1), SLOW)
 }
 
 /** Quits, as the person would, and waits until the store is closed and the sandbox has stopped. */
 async function quit(): Promise<void> {
   if (fake.ipcHandlers.size > 0) app.quit()
-  await vi.waitFor(() => expect(fake.ipcHandlers.size).toBe(0), { timeout: 10_000 })
+  await vi.waitFor(() => expect(fake.ipcHandlers.size).toBe(0), SLOW)
   await Promise.all(fake.forks.map((fork) => fork.exited))
 }
 
@@ -120,7 +126,7 @@ describe('starting', () => {
   it('opens one window on our page, answering every channel from the store in user data', async () => {
     await start()
     const [window] = BrowserWindow.created
-    await vi.waitFor(() => expect(window?.show).toHaveBeenCalled())
+    await vi.waitFor(() => expect(window?.show).toHaveBeenCalled(), SLOW)
     expect(window?.webContents.mainFrame.url).toMatch(/^file:.*\/renderer\/index\.html$/)
     expect([...fake.ipcHandlers.keys()].sort()).toEqual([...channels].sort())
     expect(await invokeFromWindow('accounts:list', null)).toEqual({ ok: true, value: [] })
@@ -133,7 +139,7 @@ describe('starting', () => {
     app.paths.set('appData', notAFolder)
     await launch()
     await app.becomeReady()
-    await vi.waitFor(() => expect(app.exitCode).toBe(1))
+    await vi.waitFor(() => expect(app.exitCode).toBe(1), SLOW)
     expect(dialog.showErrorBox).toHaveBeenCalledWith('Blogdesk could not start', expect.stringContaining('will close now'))
     expect(BrowserWindow.created).toHaveLength(0)
   })
@@ -144,7 +150,7 @@ describe('starting', () => {
     writeFileSync(join(userData, 'blogdesk.sqlite.pid'), `${process.ppid}\n`)
     await launch()
     await app.becomeReady()
-    await vi.waitFor(() => expect(app.exitCode).toBe(1))
+    await vi.waitFor(() => expect(app.exitCode).toBe(1), SLOW)
     expect(dialog.showErrorBox).toHaveBeenCalledWith(
       'Blogdesk is already open',
       expect.stringMatching(new RegExp(`Blogdesk is already running \\(process ${process.ppid}\\)[^]*will close now`)),
@@ -163,7 +169,7 @@ describe('a second Blogdesk', () => {
   it('brings the running window to the front instead of opening another', async () => {
     await start()
     app.emit('second-instance')
-    await vi.waitFor(() => expect(BrowserWindow.created[0]?.focus).toHaveBeenCalled())
+    await vi.waitFor(() => expect(BrowserWindow.created[0]?.focus).toHaveBeenCalled(), SLOW)
     expect(BrowserWindow.created).toHaveLength(1)
   })
 
@@ -171,7 +177,7 @@ describe('a second Blogdesk', () => {
     await launch()
     app.emit('second-instance')
     await app.becomeReady()
-    await vi.waitFor(() => expect(BrowserWindow.created[0]?.focus).toHaveBeenCalled())
+    await vi.waitFor(() => expect(BrowserWindow.created[0]?.focus).toHaveBeenCalled(), SLOW)
     expect(BrowserWindow.created).toHaveLength(1)
   })
 })
@@ -206,7 +212,7 @@ describe('without a keyring', () => {
 
   it.runIf(process.platform === 'linux')('warns that passwords are only obfuscated, until told not to', async () => {
     await start()
-    await vi.waitFor(() => expect(dialog.showMessageBox).toHaveBeenCalledOnce())
+    await vi.waitFor(() => expect(dialog.showMessageBox).toHaveBeenCalledOnce(), SLOW)
     expect(dialog.showMessageBox.mock.calls[0]?.at(-1)).toMatchObject({
       type: 'warning',
       message: expect.stringContaining('can only obfuscate your passwords'),
@@ -214,13 +220,13 @@ describe('without a keyring', () => {
     })
 
     await restart()
-    await vi.waitFor(() => expect(dialog.showMessageBox).toHaveBeenCalledTimes(2))
+    await vi.waitFor(() => expect(dialog.showMessageBox).toHaveBeenCalledTimes(2), SLOW)
 
     fake.messageBoxAnswer = { response: 0, checkboxChecked: true }
     await restart()
-    await vi.waitFor(() => expect(dialog.showMessageBox).toHaveBeenCalledTimes(3))
+    await vi.waitFor(() => expect(dialog.showMessageBox).toHaveBeenCalledTimes(3), SLOW)
     await restart()
-    await vi.waitFor(() => expect(BrowserWindow.created[0]?.show).toHaveBeenCalled())
+    await vi.waitFor(() => expect(BrowserWindow.created[0]?.show).toHaveBeenCalled(), SLOW)
     expect(dialog.showMessageBox).toHaveBeenCalledTimes(3)
   })
 
@@ -241,7 +247,7 @@ describe('without a keyring', () => {
   it('says nothing where the keyring works', async () => {
     fake.keyring = 'gnome_libsecret'
     await start()
-    await vi.waitFor(() => expect(BrowserWindow.created[0]?.show).toHaveBeenCalled())
+    await vi.waitFor(() => expect(BrowserWindow.created[0]?.show).toHaveBeenCalled(), SLOW)
     expect(dialog.showMessageBox).not.toHaveBeenCalled()
   })
 })
@@ -261,7 +267,7 @@ describe('the built-in sandbox', () => {
     await earlier.stop()
 
     await restart()
-    await vi.waitFor(() => expect(fake.forks).toHaveLength(1), { timeout: 10_000 })
+    await vi.waitFor(() => expect(fake.forks).toHaveLength(1), SLOW)
     expect(fake.forks[0]?.modulePath).toMatch(/service\.js$/)
     expect(fake.forks[0]?.args).toEqual(expect.arrayContaining(['--port', String(earlier.port), '--demo']))
     await vi.waitFor(
@@ -285,7 +291,7 @@ describe('quitting', () => {
     await start()
     app.quit()
     expect(app.quitting).toBe(false)
-    await vi.waitFor(() => expect(app.quitting).toBe(true))
+    await vi.waitFor(() => expect(app.quitting).toBe(true), SLOW)
     expect(fake.ipcHandlers.size).toBe(0)
   })
 
@@ -316,6 +322,6 @@ describe('quitting', () => {
   it.runIf(process.platform !== 'darwin')('follows the last window closed', async () => {
     await start()
     app.emit('window-all-closed')
-    await vi.waitFor(() => expect(app.quitting).toBe(true))
+    await vi.waitFor(() => expect(app.quitting).toBe(true), SLOW)
   })
 })

@@ -120,9 +120,9 @@ describe('core on its own thread', () => {
   it('hears from the main thread when the computer goes offline and comes back', async () => {
     const core = await start()
     platform.setOnline(false)
-    await expect.poll(async () => (await core.handlers['app:status'](null)).online).toBe(false)
+    await expect.poll(async () => (await core.handlers['app:status'](null)).online, { timeout: 10_000 }).toBe(false)
     platform.setOnline(true)
-    await expect.poll(async () => (await core.handlers['app:status'](null)).online).toBe(true)
+    await expect.poll(async () => (await core.handlers['app:status'](null)).online, { timeout: 10_000 }).toBe(true)
   })
 
   it('closes its store when closed, so the next start finds what was written', async () => {
