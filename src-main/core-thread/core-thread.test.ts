@@ -125,6 +125,18 @@ describe('core on its own thread', () => {
     await expect.poll(async () => (await core.handlers['app:status'](null)).online, { timeout: 10_000 }).toBe(true)
   })
 
+  it('fails every call, saying what to do, once the thread has died, and still closes', async () => {
+    const core = await startCoreThread(new URL('./testing/dying-entry.mjs', import.meta.url), options)
+    const during = await core.handlers['outbox:tryNow'](null).catch((error: unknown) => error)
+    expect(during).toBeInstanceOf(CoreError)
+    expect(during).toMatchObject({ code: 'bug', message: expect.stringMatching(/stopped unexpectedly \(exit code 3\)\. Quit and open Blogdesk again/) })
+    await expect(core.handlers['app:status'](null)).rejects.toThrow(/stopped unexpectedly/)
+    await core.close()
+
+    // The dead thread's hold on the data does not keep the next start out.
+    expect(await (await start()).handlers['app:status'](null)).toMatchObject({ online: true })
+  })
+
   it('closes its store when closed, so the next start finds what was written', async () => {
     const first = await start()
     const account = await first.handlers['accounts:trySandbox'](null)

@@ -53,12 +53,14 @@ export async function startCoreThread(entry: string | URL, options: CoreOptions)
 
   let crash: Error | null = null
   let closing = false
+  let ended = false
   worker.on('error', (error) => {
     crash = error
     console.error("Blogdesk's core stopped:", error)
   })
   const exited = new Promise<void>((resolve) =>
     worker.once('exit', (code) => {
+      ended = true
       stopWatching()
       peer.lose(
         closing
@@ -91,7 +93,8 @@ export async function startCoreThread(entry: string | URL, options: CoreOptions)
       closing = true
       listeners.clear()
       try {
-        await peer.ask('close')
+        // A thread that died has nothing left to close.
+        if (!ended) await peer.ask('close')
       } finally {
         // Its store is closed (or it is already gone): nothing it still holds needs finishing.
         await worker.terminate()
