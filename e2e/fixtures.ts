@@ -7,7 +7,7 @@ import { test as base, type Page } from '@playwright/test'
 import { FileVault, openCore, type Core } from '../src-main/core'
 import { testCipher } from '../src-main/core/testing/core-fixture'
 import { createTestPlatform, type TestPlatform } from '../src-main/core/testing/test-platform'
-import { installBridge, type Bridge } from './harness/bridge'
+import { installBridge, type Bridge, type Shell } from './harness/bridge'
 import { builtRendererDir } from './harness/paths'
 import { startServiceProcess, type ServiceProcess } from '../src-service/testing/service-process'
 import { serveDirectory, type StaticServer } from './harness/static-server'
@@ -22,6 +22,8 @@ interface TestFixtures {
   /** Connectivity the test switches, links the app opened, the built-in sandbox it started. */
   platform: TestPlatform
   core: Core
+  /** What the window talks to: by default `core`, in this process; a journey may put core on its own thread instead. */
+  shell: Shell
   app: AppModel
   /**
    * Quits and reopens Blogdesk: closes the window and the core, then opens a new core on the same data dir and a new
@@ -87,10 +89,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await core.close()
   },
 
-  app: async ({ page, core, renderer }, use) => {
+  shell: async ({ core }, use) => {
+    await use(core)
+  },
+
+  app: async ({ page, shell, renderer }, use) => {
     // Uncaught exceptions and console errors (a CSP violation among them) fail the test even when the UI looks fine.
     const pageErrors = collectPageErrors(page)
-    const bridge = await installBridge(page, core)
+    const bridge = await installBridge(page, shell)
     await page.goto(renderer.url)
     await use(new AppModel(page))
     bridge.close()

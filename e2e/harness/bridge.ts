@@ -21,7 +21,10 @@ export interface Bridge {
   close(): void
 }
 
-export async function installBridge(page: Page, core: Core): Promise<Bridge> {
+/** What the page's calls and events need of core, wherever it runs. */
+export type Shell = Pick<Core, 'handlers' | 'onEvent'>
+
+export async function installBridge(page: Page, core: Shell): Promise<Bridge> {
   const bugs: unknown[] = []
   const deliveryFailures: unknown[] = []
   // No test quits the app through the page: the shell's own answer has nothing to wait for here.
