@@ -35,8 +35,9 @@ export async function startCoreThread(entry: string | URL, options: CoreOptions)
     'images:run': (job: never) => options.images!.run(job),
     openExternal: (url: string) => platform.openExternal(url),
     async showAuthorizePage(url: string) {
-      pages.set(++lastPage, await platform.showAuthorizePage(url))
-      return lastPage
+      const page = ++lastPage
+      pages.set(page, await platform.showAuthorizePage(url))
+      return page
     },
     startSandbox: () => platform.startSandbox(),
   })
