@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createWsseHeader } from '../../src-protocol'
 import type { OutboxItem } from '../../src-shared/contract'
 import { CoreError, DataInUseError, FileVault, inProcessImages, type CoreOptions, type Fetch, type ImageWorker, type Vault } from '../core'
+import { approveSignIn } from '../core/testing/authorize-page'
 import { testCipher } from '../core/testing/core-fixture'
 import { createTestPlatform, type TestPlatform } from '../core/testing/test-platform'
 import { startCoreThread, type ShellCore } from '.'
@@ -79,6 +80,23 @@ describe('core on its own thread', () => {
     const { username, apiPassword } = platform.sandbox!.sandbox
     const feed = await fetch(weblog!.feedUri!, { headers: { 'X-WSSE': createWsseHeader({ username, password: apiPassword }) } })
     expect(await feed.text()).toContain('Written off the main thread')
+  })
+
+  it('signs in with OAuth in a page the main thread shows, and closes it once approved', async () => {
+    const core = await start()
+    await platform.startSandbox()
+    const { sandbox } = platform.sandbox!
+    const account = await core.handlers['accounts:add']({ atomBase: sandbox.atomBase, username: sandbox.username, apiPassword: sandbox.apiPassword })
+    platform.onAuthorizePage((url) => approveSignIn(url, { username: sandbox.username, password: sandbox.loginPassword }))
+
+    const connected = await core.handlers['accounts:connectJson']({
+      accountId: account.id,
+      jsonBase: sandbox.jsonBase,
+      apiKey: sandbox.apiKey,
+      apiSecret: sandbox.apiSecret,
+    })
+    expect(connected.json).toEqual({ jsonBase: sandbox.jsonBase, username: sandbox.username })
+    expect(platform.authorizePages).toEqual([{ url: expect.stringContaining('/oauth/authorize?oauth_token='), closed: true }])
   })
 
   it('runs image jobs where the main thread says', async () => {
