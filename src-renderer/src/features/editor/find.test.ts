@@ -127,16 +127,22 @@ describe('matches kept up to date as the post changes', () => {
       state = state.apply(searching(state.tr, query('tram')))
       expect(findStateOf(state).matches).toHaveLength(200)
       const samples: number[] = []
-      for (let round = 0; round < 5; round++) {
+      for (let round = 0; round < 7; round++) {
         const started = performance.now()
         for (let key = 0; key < 100; key++) state = state.apply(state.tr.insertText('x', 3))
         samples.push(performance.now() - started)
       }
-      return samples.sort((a, b) => a - b)[2]!
+      // The fastest round: what typing costs when nothing else on a busy machine gets in its way.
+      return Math.min(...samples)
     }
     timeTyping(200)
-    const small = timeTyping(200)
-    const large = timeTyping(800)
+    // Sizes alternate, so a busy moment of the machine falls on both.
+    let small = Infinity
+    let large = Infinity
+    for (let pass = 0; pass < 2; pass++) {
+      small = Math.min(small, timeTyping(200))
+      large = Math.min(large, timeTyping(800))
+    }
     expect(large / small).toBeLessThan(2)
   })
 })
