@@ -5,7 +5,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type * as WorkerThreads from 'node:worker_threads'
-import type { WorkerOptions } from 'node:worker_threads'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { channels, type AccountSummary, type Envelope } from '../src-shared/contract'
 import { melody, startTestService } from '../src-service/testing/service-fixture'
@@ -24,7 +23,7 @@ vi.mock('node:worker_threads', async (importOriginal) => {
   const built = join(import.meta.dirname, 'core-worker.js')
   const sources = new URL('./core-thread/testing/typescript-entry.mjs', import.meta.url)
   class Worker extends threads.Worker {
-    constructor(entry: string | URL, options?: WorkerOptions) {
+    constructor(entry: string | URL, options?: WorkerThreads.WorkerOptions) {
       super(entry === built ? sources : entry, options)
     }
   }

@@ -37,16 +37,20 @@ export function relayedFetch(peer: Peer): Fetch {
     const id = ++nextId
     const body = request.body ? await request.arrayBuffer() : null
     const relayed: RelayedRequest = { id, url: request.url, method: request.method, headers: [...request.headers], redirect: request.redirect, body }
-    const abort = () => peer.tell('fetch:abort', id)
-    request.signal.addEventListener('abort', abort, { once: true })
-    const aborted = new Promise<never>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }))
+    // Told to the main thread whenever it comes: once the answer is read, there is nothing left there to abort.
+    const aborted = new Promise<never>((_, reject) =>
+      request.signal.addEventListener(
+        'abort',
+        () => {
+          peer.tell('fetch:abort', id)
+          reject(request.signal.reason)
+        },
+        { once: true },
+      ),
+    )
     aborted.catch(() => {})
-    const answer = await Promise.race([peer.ask<RelayedResponse>('fetch', [relayed], body ? [body] : []), aborted]).catch((error: unknown) => {
-      request.signal.removeEventListener('abort', abort)
-      throw error
-    })
+    const answer = await Promise.race([peer.ask<RelayedResponse>('fetch', [relayed], body ? [body] : []), aborted])
     const stream = answer.streamed ? streamOf(peer, id, aborted) : answer.body
-    if (!answer.streamed) request.signal.removeEventListener('abort', abort)
     const response = new Response(stream, { status: answer.status, statusText: answer.statusText, headers: answer.headers })
     Object.defineProperty(response, 'url', { value: answer.url })
     return response

@@ -1,10 +1,9 @@
 // The core thread's side: opens core here, off Electron's main thread, so the local store's synchronous SQLite, the
 // sync engine's bookkeeping and the codecs never hold up windows and IPC. What only the main thread can do (Electron's
 // network, safeStorage behind the vault, windows, the browser, utility processes) is asked of it through the peer.
-import type { Port } from './peer'
 import { openCore, type ImageWorker, type Platform, type Vault } from '../core'
 import { relayedFetch } from './fetch-relay'
-import { Peer, toWire } from './peer'
+import { Peer, toWire, type Port } from './peer'
 
 /** What the main thread gives the core thread as it starts (its workerData). */
 export interface CoreThreadData {
