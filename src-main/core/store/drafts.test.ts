@@ -143,7 +143,8 @@ describe('Drafts', () => {
     const draft = drafts.create({ accountId: 'melody', weblogPostUri: WEBLOG, title: 'Going out' })
     drafts.setState(draft.id, 'queued')
     drafts.setState(draft.id, 'sending')
-    expect(drafts.setState(draft.id, 'needs-attention', { lastError: 'The server refused the category “Lisbon”.' })).toMatchObject({
+    drafts.setState(draft.id, 'needs-attention', { lastError: 'The server refused the category “Lisbon”.' })
+    expect(drafts.get(draft.id)).toMatchObject({
       state: 'needs-attention',
       lastError: 'The server refused the category “Lisbon”.',
     })
@@ -154,7 +155,8 @@ describe('Drafts', () => {
       baseModified: '2026-03-01T09:00:05Z',
       baseContentHash: 'c0ffee',
     }
-    expect(drafts.setState(draft.id, 'published', { remote })).toMatchObject({ state: 'published', lastError: null, remote })
+    drafts.setState(draft.id, 'published', { remote })
+    expect(drafts.get(draft.id)).toMatchObject({ state: 'published', lastError: null, remote })
 
     const moved = { ...remote, baseModified: '2026-03-02T10:00:00Z', baseContentHash: 'beef' }
     expect(drafts.setRemote(draft.id, moved).remote).toEqual(moved)
@@ -178,7 +180,8 @@ describe('Drafts', () => {
 
     drafts.save(draft.id, { content: '<p>ours and theirs</p>' })
     expect(drafts.get(draft.id)!.conflict).toEqual(conflicted.conflict)
-    expect(drafts.setState(draft.id, 'queued')).toMatchObject({ state: 'queued', conflict: null })
+    drafts.setState(draft.id, 'queued')
+    expect(drafts.get(draft.id)).toMatchObject({ state: 'queued', conflict: null })
   })
 
   it('refuses edits to a deleted post, saying why', () => {

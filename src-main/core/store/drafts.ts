@@ -278,21 +278,21 @@ export class Drafts {
 
   /**
    * Moves the draft to `state`. An error belongs to the state that reported it: it is cleared by the next move unless
-   * given again. The server's copy kept by `setConflict` stays only while the state stays 'conflict'.
+   * given again. The server's copy kept by `setConflict` stays only while the state stays 'conflict'. The outbox
+   * calls this at every step of every operation, so it writes without reading the draft (`get` reads it).
    */
-  setState(id: string, state: DraftState, fields: { lastError?: string | null; remote?: DraftRemote } = {}): Draft {
-    return this.#store.transaction(() => {
-      this.#require(id)
+  setState(id: string, state: DraftState, fields: { lastError?: string | null; remote?: DraftRemote } = {}): void {
+    this.#store.transaction(() => {
       const now = this.#timestamp()
-      this.#store.run(
+      const { changes } = this.#store.run(
         `UPDATE drafts SET state = :state, last_error = :lastError, updated_at = :now,
            conflict_server = CASE WHEN :state = 'conflict' THEN conflict_server END,
            conflict_detected_at = CASE WHEN :state = 'conflict' THEN conflict_detected_at END
          WHERE id = :id`,
         { id, state, lastError: fields.lastError ?? null, now },
       )
+      if (changes === 0) throw notFound()
       if (fields.remote) this.#writeRemote(id, fields.remote, now)
-      return this.#require(id)
     })
   }
 
@@ -374,7 +374,7 @@ export class Drafts {
 
   #require(id: string): Draft {
     const draft = this.get(id)
-    if (!draft) throw new CoreError('not-found', 'That draft is no longer in Blogdesk; it may have been deleted.')
+    if (!draft) throw notFound()
     return draft
   }
 
@@ -441,6 +441,10 @@ export class Drafts {
   #timestamp(): string {
     return new Date(this.#now()).toISOString()
   }
+}
+
+function notFound(): CoreError {
+  return new CoreError('not-found', 'That draft is no longer in Blogdesk; it may have been deleted.')
 }
 
 function sameText(a: DraftText, b: DraftText): boolean {
