@@ -57,7 +57,6 @@ export function draftsHandlers(services: Services): HandlersOf<'drafts' | 'media
   async function publish(draftId: string): Promise<Draft> {
     requireDraft(draftId)
     sync.publish(draftId)
-    drafts.markPublished(draftId)
     await sync.persisted()
     return requireDraft(draftId)
   }

@@ -188,7 +188,7 @@ export class SyncEngine {
    * Queues the draft's text as it is now: a create the first time, an update after (each publish carries its own
    * snapshot, so every one goes out, in order). When the draft's last operation was stopped by a refusal or a
    * conflict, that operation takes this text instead and is queued again; publishing over a conflict makes the
-   * server's copy the base the draft replaces.
+   * server's copy the base the draft replaces. The draft's history marks the text as published in the same commit.
    */
   publish(draftId: string): Operation {
     const operation = this.#transaction(() => {
@@ -224,6 +224,7 @@ export class SyncEngine {
         queued = this.#add({ accountId: draft.accountId, kind: 'post.create', queueKey: draft.weblogPostUri, draftId, payload: createOf(draft.issued ?? this.#nowW3c()) })
       }
       this.#drafts.clearUnpublishedChanges(draftId)
+      this.#drafts.markPublished(draftId)
       this.#settleDraft(draftId)
       return queued
     })
@@ -550,9 +551,8 @@ export class SyncEngine {
   /**
    * Sends a queue's operations one after another, from `head`, while they are due; the queue gives up its turn when
    * another queue is waiting for one. Each operation is marked `sending` (committed) before its request goes out, so
-   * after a crash a restart checks for anything that may have landed. An operation that does not build on the one
-   * before (another draft, nothing to check first) goes out as soon as the one before has its answer, and recording
-   * that answer overlaps its round trip: a crash in between leaves the answered one `sending`, to be checked too.
+   * after a crash a restart checks for anything that may have landed. An answer is recorded in the same commit that
+   * marks the next operation `sending`: one commit per operation.
    */
   async #runQueue(head: Operation): Promise<void> {
     let current: Attempt = { before: head, sending: this.#transaction(() => this.#outbox.markSending(head)) }
@@ -565,27 +565,18 @@ export class SyncEngine {
         return
       }
       const { outcome } = result
-      const next = outcome.kind === 'done' ? this.#dueAfter(current.sending) : null
-      if (next !== null && !next.uncertain && (next.draftId === null || next.draftId !== current.sending.draftId)) {
-        const following: Attempt = { before: next, sending: this.#transaction(() => this.#outbox.markSending(next)) }
-        answer = this.#send(following)
-        await new Promise((resolve) => setImmediate(resolve))
-        this.#emitChanged(this.#transaction(() => this.#record(current.sending, outcome)))
-        // Told in queue order: the one before is done, then this one is sending.
-        this.#emitChanged(following.sending)
-        current = following
-        continue
-      }
       const answered = current.sending
+      const next = outcome.kind === 'done' ? this.#dueAfter(answered) : null
       const { recorded, following } = this.#transaction(() => ({
         recorded: this.#record(answered, outcome),
         following: next && { before: next, sending: this.#outbox.markSending(next) },
       }))
+      if (following !== null) answer = this.#send(following)
+      // Told in queue order: the one answered is done, then the next is sending.
       this.#emitChanged(recorded)
       if (following === null) return
+      this.#emitChanged(following.sending)
       current = following
-      this.#emitChanged(current.sending)
-      answer = this.#send(current)
     }
   }
 
