@@ -39,3 +39,30 @@ test('expired nonces, and users left without any, are swept out as time passes',
   nonces.record('later', 'x', 10_000, 200)
   expect(nonces.size).toBe(1)
 })
+
+test('a share held full costs the same per request whatever its size (×1, ×2, ×4), as its oldest nonces expire one by one', { timeout: 60_000, retry: 2 }, () => {
+  // A user whose client keeps the share at its bound: each request finds one nonce expired and records one more.
+  const steadyAtTheBound = (capacity: number) => {
+    const nonces = new UsedNonces(capacity, Number.POSITIVE_INFINITY)
+    for (let index = 0; index < capacity; index++) nonces.record('melody', `old ${index}`, 1_000 + index, 0)
+    return () => {
+      for (let step = 0; step < 2_000; step++) {
+        const now = 1_001 + step
+        expect(nonces.record('melody', `new ${step}`, now + capacity, now).kind).toBe('recorded')
+      }
+    }
+  }
+  const sizes = [4_000, 8_000, 16_000]
+  const best = sizes.map(() => Number.POSITIVE_INFINITY)
+  for (let round = 0; round < 7; round++) {
+    sizes.forEach((capacity, index) => {
+      const run = steadyAtTheBound(capacity)
+      const start = performance.now()
+      run()
+      best[index] = Math.min(best[index]!, performance.now() - start)
+    })
+  }
+  const [one = 1, , four = 0] = best
+  // A scan of the share per request would take about 4 times as long at ×4.
+  expect(four / one).toBeLessThan(2)
+})

@@ -31,7 +31,7 @@ export class UsedNonces implements NonceLedger {
   /** Nonces held for all users together. */
   get size(): number {
     let size = 0
-    for (const nonces of this.byUser.values()) size += nonces.expiries.size
+    for (const nonces of this.byUser.values()) size += nonces.size
     return size
   }
 
@@ -40,15 +40,13 @@ export class UsedNonces implements NonceLedger {
     this.sweepAll(now)
     let nonces = this.byUser.get(user)
     if (nonces === undefined) {
-      nonces = { expiries: new Map(), earliestExpiry: Number.POSITIVE_INFINITY }
+      nonces = new UserNonces()
       this.byUser.set(user, nonces)
     }
-    const previous = nonces.expiries.get(nonce)
-    if (previous !== undefined && previous >= now) return { kind: 'replayed' }
-    if (nonces.expiries.size >= this.capacityPerUser && nonces.earliestExpiry < now) sweep(nonces, now)
-    if (nonces.expiries.size >= this.capacityPerUser) return { kind: 'full', freeAt: nonces.earliestExpiry + 1 }
-    nonces.expiries.set(nonce, expiresAt)
-    nonces.earliestExpiry = Math.min(nonces.earliestExpiry, expiresAt)
+    if (nonces.spent(nonce, now)) return { kind: 'replayed' }
+    nonces.forgetExpired(now)
+    if (nonces.size >= this.capacityPerUser) return { kind: 'full', freeAt: nonces.earliestExpiry + 1 }
+    nonces.add(nonce, expiresAt)
     return { kind: 'recorded' }
   }
 
@@ -56,24 +54,72 @@ export class UsedNonces implements NonceLedger {
   private sweepAll(now: number): void {
     if (now < this.nextSweepAt) return
     for (const [user, nonces] of this.byUser) {
-      sweep(nonces, now)
-      if (nonces.expiries.size === 0) this.byUser.delete(user)
+      nonces.forgetExpired(now)
+      if (nonces.size === 0) this.byUser.delete(user)
     }
     this.nextSweepAt = now + this.sweepIntervalMs
   }
 }
 
-interface UserNonces {
-  expiries: Map<string, number>
-  /** No nonce expires before this, so a full share with nothing expired is refused without a scan. */
-  earliestExpiry: number
+/**
+ * One user's spent nonces, each with its expiry, and the same kept soonest first (a binary min-heap), so that the
+ * expired ones are let go one at a time: a share held full costs a step's work per nonce, not a scan of the share.
+ */
+class UserNonces {
+  readonly #expiries = new Map<string, number>()
+  /** [expiry, nonce] of every nonce held, soonest at 0. */
+  readonly #soonest: [number, string][] = []
+
+  get size(): number {
+    return this.#expiries.size
+  }
+
+  /** When the first of them expires; call `forgetExpired` first. */
+  get earliestExpiry(): number {
+    return this.#soonest[0]?.[0] ?? Number.POSITIVE_INFINITY
+  }
+
+  /** Spent and not yet expired: a nonce counts as spent through its expiry itself. */
+  spent(nonce: string, now: number): boolean {
+    const expiresAt = this.#expiries.get(nonce)
+    return expiresAt !== undefined && expiresAt >= now
+  }
+
+  /** Holds a nonce not spent now; one spent before and expired must have been forgotten (`forgetExpired`). */
+  add(nonce: string, expiresAt: number): void {
+    this.#expiries.set(nonce, expiresAt)
+    const heap = this.#soonest
+    heap.push([expiresAt, nonce])
+    for (let index = heap.length - 1; index > 0; ) {
+      const parent = (index - 1) >> 1
+      if (heap[parent]![0] <= expiresAt) break
+      ;[heap[parent], heap[index]] = [heap[index]!, heap[parent]!]
+      index = parent
+    }
+  }
+
+  forgetExpired(now: number): void {
+    const heap = this.#soonest
+    while (heap.length > 0 && heap[0]![0] < now) {
+      this.#expiries.delete(heap[0]![1])
+      const last = heap.pop()!
+      if (heap.length > 0) {
+        heap[0] = last
+        siftDown(heap)
+      }
+    }
+  }
 }
 
-function sweep(nonces: UserNonces, now: number): void {
-  let earliest = Number.POSITIVE_INFINITY
-  for (const [nonce, expiresAt] of nonces.expiries) {
-    if (expiresAt < now) nonces.expiries.delete(nonce)
-    else earliest = Math.min(earliest, expiresAt)
+function siftDown(heap: [number, string][]): void {
+  for (let index = 0; ; ) {
+    const left = index * 2 + 1
+    const right = left + 1
+    let smallest = index
+    if (left < heap.length && heap[left]![0] < heap[smallest]![0]) smallest = left
+    if (right < heap.length && heap[right]![0] < heap[smallest]![0]) smallest = right
+    if (smallest === index) return
+    ;[heap[smallest], heap[index]] = [heap[index]!, heap[smallest]!]
+    index = smallest
   }
-  nonces.earliestExpiry = earliest
 }
