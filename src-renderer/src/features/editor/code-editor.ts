@@ -35,7 +35,7 @@ const highlightStyle = HighlightStyle.define([
 ])
 
 const theme = EditorView.theme({
-  '&': { minHeight: '60vh', color: 'var(--text)', backgroundColor: 'var(--field)', fontSize: '0.85rem' },
+  '&': { minHeight: '60vh', color: 'var(--text)', backgroundColor: 'var(--field)', fontSize: 'var(--text-m)' },
   '.cm-scroller': { fontFamily: 'var(--font-mono)', lineHeight: '1.55', overflow: 'visible' },
   '.cm-content': { padding: '0.9rem 0', caretColor: 'var(--text)' },
   '.cm-line': { padding: '0 1rem' },
