@@ -66,3 +66,32 @@ test('a share held full costs the same per request whatever its size (×1, ×2, 
   // A scan of the share per request would take about 4 times as long at ×4.
   expect(four / one).toBeLessThan(2)
 })
+
+test('answers as a plain list of every live nonce would, over a long random run of users, replays and expiries', () => {
+  // The model: each user's live nonces in a map, every expired one dropped before each answer.
+  const capacity = 5
+  const model = new Map<string, Map<string, number>>()
+  const answerOfModel = (user: string, nonce: string, expiresAt: number, now: number) => {
+    const nonces = model.get(user) ?? new Map<string, number>()
+    model.set(user, nonces)
+    if ((nonces.get(nonce) ?? Number.NEGATIVE_INFINITY) >= now) return { kind: 'replayed' }
+    for (const [held, expiry] of nonces) if (expiry < now) nonces.delete(held)
+    if (nonces.size >= capacity) return { kind: 'full', freeAt: Math.min(...nonces.values()) + 1 }
+    nonces.set(nonce, expiresAt)
+    return { kind: 'recorded' }
+  }
+  const ledger = new UsedNonces(capacity, 50)
+  let seed = 7
+  const random = (below: number) => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
+    return seed % below
+  }
+  let now = 0
+  for (let step = 0; step < 20_000; step++) {
+    now += random(4)
+    const user = `user ${random(3)}`
+    const nonce = `n${random(12)}`
+    const expiresAt = now + 1 + random(60)
+    expect(ledger.record(user, nonce, expiresAt, now), `step ${step}`).toEqual(answerOfModel(user, nonce, expiresAt, now))
+  }
+})
