@@ -571,10 +571,13 @@ export class SyncEngine {
         recorded: this.#record(answered, outcome),
         following: next && { before: next, sending: this.#outbox.markSending(next) },
       }))
-      if (following !== null) answer = this.#send(following)
-      // Told in queue order: the one answered is done, then the next is sending.
+      if (following === null) {
+        this.#emitChanged(recorded)
+        return
+      }
+      // The next request leaves before listeners run; they are told in queue order: done, then sending.
+      answer = this.#send(following)
       this.#emitChanged(recorded)
-      if (following === null) return
       this.#emitChanged(following.sending)
       current = following
     }
