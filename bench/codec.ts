@@ -1,4 +1,5 @@
 import { NS, readEntry, readFeed, writeEntry, writeFeed, type EntryToWrite } from '../src-protocol/index'
+import { seededRandom } from '../src-protocol/seeded-random'
 import type { BenchRow } from './table'
 import { median } from './stats'
 
@@ -12,15 +13,6 @@ const FEED_ENTRIES = 20
 const BODY_CHARACTERS = 5 * 1024
 const LARGE_BODY_CHARACTERS = 1024 * 1024
 
-/** A deterministic stream of numbers in [0, 1), so every run measures the same documents. */
-function randomSequence(seed: number): () => number {
-  let state = seed
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) & 0x7fffffff
-    return state / 0x80000000
-  }
-}
-
 const WORDS = (
   'the a weblog post about coffee in Zürich café naïve reader writes every morning before work and after ' +
   'lunch it’s a habit that started years ago with a notebook then moved to Movable Type and TypePad ' +
@@ -29,7 +21,7 @@ const WORDS = (
 
 /** Blog-like XHTML: paragraphs with links and emphasis, references, lists, quotes, images, code. */
 function xhtmlBody(characters: number, seed: number): string {
-  const random = randomSequence(seed)
+  const random = seededRandom(seed)
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
   const words = (count: number) => Array.from({ length: count }, () => pick(WORDS)).join(' ')
   const inline = () =>

@@ -23,6 +23,7 @@ import type { Page } from '@playwright/test'
 import { installBridge } from '../e2e/harness/bridge'
 import { builtRendererDir } from '../e2e/harness/paths'
 import { EditorModel } from '../e2e/models/editor'
+import { seededRandom } from '../src-protocol/seeded-random'
 import { openSandboxAppBench } from './sandbox-app'
 import type { BenchRow } from './table'
 import { median, percentile } from './stats'
@@ -177,13 +178,13 @@ const VOCABULARY =
 export function postHtml(words: number): string {
   const blocks: string[] = []
   let written = 0
-  let seed = 7
-  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31)
-  const word = () => VOCABULARY[next() % VOCABULARY.length]!
+  const random = seededRandom(7)
+  const below = (n: number) => Math.floor(random() * n)
+  const word = () => VOCABULARY[below(VOCABULARY.length)]!
   const sentence = (length: number) => {
     const parts = Array.from({ length }, word)
     written += length
-    const emphasis = next() % 4
+    const emphasis = below(4)
     if (emphasis === 0) parts[2] = `<strong>${parts[2]}</strong>`
     if (emphasis === 1) parts[3] = `<em>${parts[3]}</em>`
     if (emphasis === 2) parts[1] = `<a href="https://example.com/${parts[1]}">${parts[1]}</a>`
@@ -197,7 +198,7 @@ export function postHtml(words: number): string {
     else if (kind === 9 && left > 30) blocks.push(`<blockquote><p>${sentence(20)}</p></blockquote>`)
     else {
       const sentences: string[] = []
-      let length = 60 + (next() % 60)
+      let length = 60 + below(60)
       while (length > 0 && written < words) {
         const size = Math.min(12, length, words - written)
         sentences.push(sentence(size))

@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Caches, Drafts, LocalStore, Search } from '../src-main/core/index'
+import { seededRandom } from '../src-protocol/seeded-random'
 import type { BenchRow } from './table'
 import { percentile } from './stats'
 
@@ -67,7 +68,7 @@ function fill(store: LocalStore): string[] {
      VALUES (:id, 'http://127.0.0.1:4567', 'http://127.0.0.1:4567/t/atom/weblog', 'bench', '2026-01-01')`,
     { id: ACCOUNT_ID },
   )
-  const random = seeded(14)
+  const random = seededRandom(14)
   const words = vocabulary(random)
   // Zipf-like: a few words are in nearly every text, most in a few.
   const word = () => words[Math.floor(VOCABULARY * random() ** 3)]!
@@ -109,10 +110,3 @@ function vocabulary(random: () => number): string[] {
   return words
 }
 
-function seeded(seed: number): () => number {
-  let state = seed
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31
-    return state / 2 ** 31
-  }
-}

@@ -5,6 +5,7 @@
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { build } from 'esbuild'
+import { seededRandom } from '../src-protocol/seeded-random'
 
 const editorFolder = join(import.meta.dirname, '..', 'src-renderer', 'src', 'features', 'editor')
 
@@ -85,11 +86,8 @@ const DOCUMENTS = [
 
 /** Documents made of random pieces, the same every run: the pieces above, nested and mixed. */
 function generatedDocuments(count: number): string[] {
-  let seed = 14
-  const random = (below: number) => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31
-    return seed % below
-  }
+  const next = seededRandom(14)
+  const random = (below: number) => Math.floor(next() * below)
   const inline = () =>
     ['words', '<strong>bold</strong>', '<em>it</em>', '&amp; &lt;tag&gt;', 'é ß 中 🚋', '<a href="https://example.com/g">g</a>', '<code>x &lt; y</code>', '<br>'][random(8)]!
   const paragraph = () => `<p>${Array.from({ length: 1 + random(4) }, inline).join(' ')}</p>`

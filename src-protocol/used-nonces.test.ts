@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest'
+import { seededRandom } from './seeded-random'
 import { UsedNonces } from './used-nonces'
 
 test('a nonce counts as used until it expires, then may be recorded again', () => {
@@ -81,11 +82,8 @@ test('answers as a plain list of every live nonce would, over a long random run 
     return { kind: 'recorded' }
   }
   const ledger = new UsedNonces(capacity, 50)
-  let seed = 7
-  const random = (below: number) => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
-    return seed % below
-  }
+  const next = seededRandom(7)
+  const random = (below: number) => Math.floor(next() * below)
   let now = 0
   for (let step = 0; step < 20_000; step++) {
     now += random(4)

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWsseHeader, NS, readEntry, readFeed, readLinkFeed, type WsseCredentials } from '../src-protocol'
+import { seededRandom } from '../src-protocol/seeded-random'
 import { readFixture } from '../src-protocol/test-fixtures'
 import { startService, type RunningService } from './server'
 import { SqliteEngine } from './store/sqlite-engine'
@@ -36,15 +37,9 @@ const NAMESPACES = [
 ]
 const CONTENT_TYPES = ['application/x.atom+xml', 'application/atom+xml', 'application/xml', 'text/xml; charset=utf-8', 'application/json', 'text/plain', '']
 
-/** mulberry32: the same seed breaks the same requests the same way on every run. */
+/** The same seed breaks the same requests the same way on every run. */
 function random(seed: number) {
-  let state = seed
-  const next = () => {
-    state = (state + 0x6d2b79f5) | 0
-    let t = Math.imul(state ^ (state >>> 15), 1 | state)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  const next = seededRandom(seed)
   const below = (n: number) => Math.floor(next() * n)
   return { below, pick: <T>(items: readonly T[]): T => items[below(items.length)]! }
 }

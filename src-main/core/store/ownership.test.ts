@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import sqlite from 'node-sqlite3-wasm'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { seededRandom } from '../../../src-protocol/seeded-random'
 import { LocalStore } from './database'
 import { DataInUseError } from './ownership'
 
@@ -50,15 +51,6 @@ async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' })
   await once(child, 'exit')
   return child.pid!
-}
-
-/** A small deterministic generator, so a failing run can be repeated. */
-function seededRandom(seed: number): () => number {
-  let state = seed
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31
-    return state / 2 ** 31
-  }
 }
 
 describe('one Blogdesk per data dir', () => {

@@ -7,10 +7,10 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
+import { seededRandom } from '../../../src-protocol/seeded-random'
 import { DEMO_PHOTOS_FOLDER } from '../../../src-service/demo/photos'
 import { melody, startTestService, type ServiceFixture } from '../../../src-service/testing/service-fixture'
 import { LocalStore, type Draft } from '../store'
-import { seededRandom } from '../testing/fault-proxy'
 import { openSyncFixture, type SyncFixture } from '../testing/sync-fixture'
 
 const KILLS = 50

@@ -7,11 +7,11 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWsseHeader, readEntry, readFeed, type WsseCredentials } from '../../../src-protocol'
+import { seededRandom } from '../../../src-protocol/seeded-random'
 import { startBalancedInstances, type BalancedInstances, type Haproxy } from '../../../src-service/testing/haproxy'
 import { createTestDatabase, type TestDatabase } from '../../../src-service/testing/postgres'
 import type { ServiceProcess } from '../../../src-service/testing/service-process'
 import type { Draft } from '../store'
-import { seededRandom } from '../testing/fault-proxy'
 import { openSyncFixture, walkFeed, type SyncFixture } from '../testing/sync-fixture'
 
 const CREATES = 240

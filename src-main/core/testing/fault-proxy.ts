@@ -5,6 +5,7 @@
 // to its own in answers (bodies and Location), and the client keeps coming back through it.
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { seededRandom } from '../../../src-protocol/seeded-random'
 
 export type Fault = 'drop' | 'delay' | 'reset' | 'error500' | 'error503'
 
@@ -37,18 +38,6 @@ export interface FaultProxy {
 }
 
 const NO_FAULTS: FaultRates = { drop: 0, delay: 0, reset: 0, error500: 0, error503: 0 }
-
-/** mulberry32: a small, fast PRNG whose sequence a seed fixes, so a failing run can be replayed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 export async function startFaultProxy(options: FaultProxyOptions): Promise<FaultProxy> {
   const random = seededRandom(options.seed)

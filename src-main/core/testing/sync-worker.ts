@@ -1,7 +1,7 @@
 // A sync engine in a process of its own, for the crash-safety test: `node --import tsx sync-worker.ts <data dir>
 // <seed>` opens the store in the data dir (one account, operations queued), prints `started`, sends until the
 // outbox is drained, prints `drained <counts>` and exits. The test kills it with SIGKILL at random moments.
-import { seededRandom } from './fault-proxy'
+import { seededRandom } from '../../../src-protocol/seeded-random'
 import { openSyncFixture } from './sync-fixture'
 
 const [dataDir, seed] = process.argv.slice(2)
