@@ -152,6 +152,27 @@ describe('the PostgreSQL engine', () => {
     await expect(engine.transaction(() => add('late'))).rejects.toThrow('The PostgreSQL engine is closed')
     engine = await openPostgresEngine(database.url, { migrations: false })
   })
+
+  it('parses a statement once per connection, and still reads a table whose columns changed since, as after a migration', async () => {
+    // One connection, so every statement below meets what that connection prepared before.
+    const single = await openPostgresEngine(database.url, { migrations: false, maxConnections: 1 })
+    try {
+      await add('first')
+      const whole = () => single.all('SELECT * FROM notes WHERE id >= :from ORDER BY id', { ':from': 1 })
+      for (let run = 0; run < 3; run++) expect(await whole()).toMatchObject([{ title: 'first' }])
+      expect(await single.all('SELECT statement FROM pg_prepared_statements')).toEqual([{ statement: expect.stringContaining('SELECT * FROM notes') }])
+
+      // Another instance's migration adds a column: the next read has it.
+      await engine.run('ALTER TABLE notes ADD COLUMN pinned BOOLEAN NOT NULL DEFAULT false')
+      expect(await whole()).toMatchObject([{ title: 'first', pinned: 0 }])
+      // Inside a transaction PostgreSQL's refusal ends the transaction, as any error there does; the next one reads.
+      await engine.run('ALTER TABLE notes DROP COLUMN pinned')
+      await expect(single.transaction(whole)).rejects.toThrow('cached plan must not change result type')
+      expect((await single.transaction(whole))[0]).not.toHaveProperty('pinned')
+    } finally {
+      await single.close()
+    }
+  })
 })
 
 describe('opening the PostgreSQL engine', () => {

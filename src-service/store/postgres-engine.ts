@@ -2,6 +2,7 @@
 // transaction go to a pool of connections; a transaction holds one pooled connection for everything `work` does,
 // however deep in its awaits, found through AsyncLocalStorage, so the store's modules never pass a client around.
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { createHash } from 'node:crypto'
 import pg from 'pg'
 import type { Migration } from '../../src-shared/sqlite'
 import { SetupError } from '../setup-error'
@@ -28,6 +29,11 @@ interface TransactionScope {
 }
 
 const MAX_CACHED_STATEMENTS = 512
+
+/** A statement as sent: numbered, and named after its text, so each connection parses and plans it once. */
+interface PreparedStatement extends NumberedStatement {
+  name: string
+}
 
 const { builtins } = pg.types
 const asText = (value: string) => value
@@ -90,8 +96,10 @@ export class PostgresEngine implements Engine {
   readonly #pool: pg.Pool
   readonly #scope = new AsyncLocalStorage<TransactionScope>()
   // The store sends the same few hundred statements over and over: each is read for its parameters once.
-  readonly #statements = new Map<string, NumberedStatement>()
+  readonly #statements = new Map<string, PreparedStatement>()
   readonly #countsWrites: boolean
+  /** Part of every statement's name; a new one when a table a prepared statement reads has changed (#query). */
+  #preparedGeneration = 0
   #closed = false
 
   constructor(pool: pg.Pool, countsWrites: boolean) {
@@ -215,25 +223,49 @@ export class PostgresEngine implements Engine {
       }
       return toParameter(params[name]!)
     })
-    const client = this.#scope.getStore()?.client ?? this.#pool
+    const scope = this.#scope.getStore()
+    const client = scope?.client ?? this.#pool
+    // Without values pg sends the simple protocol, which also runs several statements at once (migrations do). With
+    // values the statement is named after its text: each connection parses and plans it once (ARCHITECTURE.md,
+    // "Statements prepared once per connection").
+    const send = () =>
+      values.length > 0
+        ? client.query<Row>({ name: `${statement.name}.${this.#preparedGeneration}`, text: statement.text, values })
+        : client.query<Row>(statement.text)
     try {
-      // Without values pg sends the simple protocol, which also runs several statements at once (migrations do).
-      return values.length > 0 ? await client.query<Row>(statement.text, values) : await client.query<Row>(statement.text)
+      return await send()
     } catch (error) {
-      throw withStatement(error, sql)
+      if (!changedUnderPreparedStatement(error)) throw withStatement(error, sql)
+      // A table changed (another instance's migration, say) so that this statement's rows have other columns
+      // (`SELECT *`): PostgreSQL refuses to run what it prepared before. Every statement is prepared again under new names; one outside a
+      // transaction is sent again at once, one inside has aborted its transaction, and its caller fails as for any
+      // error there.
+      this.#preparedGeneration++
+      if (scope) throw withStatement(error, sql)
+      try {
+        return await send()
+      } catch (again) {
+        throw withStatement(again, sql)
+      }
     }
   }
 
-  #numbered(sql: string): NumberedStatement {
+  #numbered(sql: string): PreparedStatement {
     let statement = this.#statements.get(sql)
     if (!statement) {
-      statement = numberParameters(sql)
+      const numbered = numberParameters(sql)
+      statement = { ...numbered, name: `blogdesk_${createHash('sha256').update(numbered.text).digest('hex').slice(0, 32)}` }
       // SQL built per call (a list of n placeholders) would grow the cache without end: the oldest entry goes.
       if (this.#statements.size >= MAX_CACHED_STATEMENTS) this.#statements.delete(this.#statements.keys().next().value!)
       this.#statements.set(sql, statement)
     }
     return statement
   }
+}
+
+/** PostgreSQL's refusal to run a prepared statement whose result's columns have changed since it was prepared. */
+function changedUnderPreparedStatement(error: unknown): boolean {
+  return (error as { code?: unknown }).code === '0A000' && /cached plan must not change result type/.test(String((error as Error).message))
 }
 
 /** Booleans are stored as 0/1 integers, as in SQLite; bigints and bytes go as pg sends them. */
