@@ -2,7 +2,7 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CoreHandlers } from '../../src-shared/contract'
-import { Accounts, type Vault } from './accounts'
+import { Accounts, RememberingVault, type Vault } from './accounts'
 import type { Fetch } from './atom'
 import { FeedPoller } from './feed'
 import { inProcessImages, type ImageWorker } from './media'
@@ -139,7 +139,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const fetch = reachability.observe(rawFetch)
   const accounts = new Accounts({
     store,
-    vault: options.vault,
+    vault: new RememberingVault(options.vault),
     fetch,
     onChanged: (list) => emit('accounts:changed', list),
     // Asked only after openCore has returned, when `sync` exists.

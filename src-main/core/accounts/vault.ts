@@ -14,6 +14,45 @@ export interface Vault {
   delete(key: string): Promise<void>
 }
 
+/**
+ * The vault as core uses it: each secret read once, then answered from memory. Every signed request needs its
+ * account's secret, and the app's vault is on Electron's main thread, a thread hop away, behind a file and the
+ * keyring. Core makes every change to the vault through this, so what it remembers stays true; a secret is in core's
+ * memory anyway while it signs requests.
+ */
+export class RememberingVault implements Vault {
+  readonly #vault: Vault
+  readonly #known = new Map<string, string | null>()
+  /** Counts changes, so a read that began before one does not remember what it found. */
+  #changes = 0
+
+  constructor(vault: Vault) {
+    this.#vault = vault
+  }
+
+  async get(key: string): Promise<string | null> {
+    if (this.#known.has(key)) return this.#known.get(key)!
+    const changes = this.#changes
+    const secret = await this.#vault.get(key)
+    if (changes === this.#changes) this.#known.set(key, secret)
+    return secret
+  }
+
+  async set(key: string, secret: string): Promise<void> {
+    this.#changes++
+    this.#known.delete(key)
+    await this.#vault.set(key, secret)
+    this.#known.set(key, secret)
+  }
+
+  async delete(key: string): Promise<void> {
+    this.#changes++
+    this.#known.delete(key)
+    await this.#vault.delete(key)
+    this.#known.set(key, null)
+  }
+}
+
 /** A vault in one file of sealed values, rewritten atomically so a crash leaves the old or the new file, never half. */
 export class FileVault implements Vault {
   readonly #filePath: string

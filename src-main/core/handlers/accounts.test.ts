@@ -190,11 +190,11 @@ describe('a paused account', () => {
   })
 
   it('says why it is paused, refuses a wrong new password, and goes on publishing with the right one', async () => {
-    const { core } = fixture
-    const account = await core.handlers['accounts:add']({ atomBase: service.origin, username: 'melody', apiPassword: melody.password })
-    const [list] = await core.handlers['lists:list']({ accountId: account.id, refresh: true }).then((listing) => listing.collections)
-    // The API password changed on the server: what Blogdesk keeps no longer works.
+    const account = await fixture.core.handlers['accounts:add']({ atomBase: service.origin, username: 'melody', apiPassword: melody.password })
+    const [list] = await fixture.core.handlers['lists:list']({ accountId: account.id, refresh: true }).then((listing) => listing.collections)
+    // The API password changed on the server while Blogdesk was closed: what it keeps no longer works.
     await new FileVault(join(fixture.dataDir, 'secrets.bin'), testCipher).set(`account:${account.id}:api-password`, 'the-old-password')
+    const core = await fixture.reopen()
     const events = recordEvents(core)
 
     const operation = core.sync.enqueueListItem({
