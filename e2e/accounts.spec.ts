@@ -135,19 +135,23 @@ test('removing an account asks first, then forgets it and returns to the first-r
 })
 
 test('a paused account says why across the window; a new API password is checked, kept, and publishing goes on', async ({
-  app,
+  app: before,
   service,
-  core,
+  core: coreBefore,
   appDataDir,
+  reopen,
 }, testInfo) => {
   const { sandbox } = service
-  await app.addAccount(sandbox)
+  await before.addAccount(sandbox)
   const label = await accountLabelOf(sandbox)
-  await expect.poll(() => app.accountLabels()).toEqual([label])
-  const [account] = await core.handlers['accounts:list'](null)
-  const list = (await core.handlers['lists:list']({ accountId: account!.id, refresh: true })).collections.find((each) => each.title === 'Specifications')!
-  // The API password changed on the server: what Blogdesk keeps no longer works.
+  await expect.poll(() => before.accountLabels()).toEqual([label])
+  const [account] = await coreBefore.handlers['accounts:list'](null)
+  const list = (await coreBefore.handlers['lists:list']({ accountId: account!.id, refresh: true })).collections.find((each) => each.title === 'Specifications')!
+  // The API password changed on the server while Blogdesk was closed: what it keeps no longer works.
   await new FileVault(join(appDataDir, 'secrets.bin'), testCipher).set(`account:${account!.id}:api-password`, 'the-old-password')
+  const { core, page, bridge, pageErrors } = await reopen()
+  const app = new AppModel(page)
+  await expect.poll(() => app.accountLabels()).toEqual([label])
   const operation = core.sync.enqueueListItem({
     accountId: account!.id,
     listUri: list.postUri,
@@ -173,6 +177,7 @@ test('a paused account says why across the window; a new API password is checked
   await expect(app.outboxButton).toHaveAccessibleName('Outbox: Everything is sent')
   await expect(app.pausedBanner).toHaveCount(0)
   expect(core.sync.operation(operation.id)).toMatchObject({ state: 'done' })
+  expect([...bridge.bugs, ...bridge.deliveryFailures, ...pageErrors]).toEqual([])
 })
 
 test('the JSON side is connected by signing in with OAuth in its own window, which can be cancelled', async ({ app, service, platform }, testInfo) => {
