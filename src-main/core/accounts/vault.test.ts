@@ -5,15 +5,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { testCipher } from '../testing/core-fixture'
 import { FileVault, RememberingVault, type Vault } from './vault'
 
-describe('FileVault', () => {
-  let dir: string
-  let file: string
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'blogdesk-vault-'))
-    file = join(dir, 'nested', 'secrets.bin')
-  })
-  afterEach(() => rmSync(dir, { recursive: true, force: true }))
+let dir: string
+let file: string
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'blogdesk-vault-'))
+  file = join(dir, 'nested', 'secrets.bin')
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
+describe('FileVault', () => {
   it('keeps a secret across instances without writing it in the clear', async () => {
     await new FileVault(file, testCipher).set('account:1:api-password', 'correct horse battery')
     expect(await new FileVault(file, testCipher).get('account:1:api-password')).toBe('correct horse battery')
@@ -38,14 +38,6 @@ describe('FileVault', () => {
 })
 
 describe('RememberingVault', () => {
-  let dir: string
-  let file: string
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'blogdesk-vault-'))
-    file = join(dir, 'secrets.bin')
-  })
-  afterEach(() => rmSync(dir, { recursive: true, force: true }))
-
   it('reads each secret from the vault once, then answers from memory', async () => {
     await new FileVault(file, testCipher).set('account:1:api-password', 'first')
     const vault = new RememberingVault(new FileVault(file, testCipher))
@@ -79,8 +71,10 @@ describe('RememberingVault', () => {
   })
 
   it('remembers nothing of a change the vault refused', async () => {
-    const vault = new RememberingVault(new FileVault(join(file, 'not-a-folder', 'secrets.bin'), testCipher))
-    writeFileSync(file, '{}')
+    // Its folder cannot be made: a file has that name.
+    const blocker = join(dir, 'a-file')
+    writeFileSync(blocker, '')
+    const vault = new RememberingVault(new FileVault(join(blocker, 'secrets.bin'), testCipher))
     await expect(vault.set('key', 'never kept')).rejects.toThrow()
     await expect(vault.get('key')).rejects.toThrow()
   })
