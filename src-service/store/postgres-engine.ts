@@ -237,16 +237,14 @@ export class PostgresEngine implements Engine {
     } catch (error) {
       if (!changedUnderPreparedStatement(error)) throw withStatement(error, sql)
       // A table changed (another instance's migration, say) so that this statement's rows have other columns
-      // (`SELECT *`): PostgreSQL refuses to run what it prepared before. Every statement is prepared again under new names; one outside a
-      // transaction is sent again at once, one inside has aborted its transaction, and its caller fails as for any
-      // error there.
+      // (`SELECT *`), and PostgreSQL refuses to run what it prepared before. Every statement is prepared again under
+      // new names. One outside a transaction is sent again at once; one inside has aborted its transaction, and its
+      // caller fails as for any error there.
       this.#preparedGeneration++
       if (scope) throw withStatement(error, sql)
-      try {
-        return await send()
-      } catch (again) {
+      return send().catch((again: unknown) => {
         throw withStatement(again, sql)
-      }
+      })
     }
   }
 
@@ -254,7 +252,8 @@ export class PostgresEngine implements Engine {
     let statement = this.#statements.get(sql)
     if (!statement) {
       const numbered = numberParameters(sql)
-      statement = { ...numbered, name: `blogdesk_${createHash('sha256').update(numbered.text).digest('hex').slice(0, 32)}` }
+      const hash = createHash('sha256').update(numbered.text).digest('hex').slice(0, 32)
+      statement = { ...numbered, name: `blogdesk_${hash}` }
       // SQL built per call (a list of n placeholders) would grow the cache without end: the oldest entry goes.
       if (this.#statements.size >= MAX_CACHED_STATEMENTS) this.#statements.delete(this.#statements.keys().next().value!)
       this.#statements.set(sql, statement)
@@ -265,7 +264,8 @@ export class PostgresEngine implements Engine {
 
 /** PostgreSQL's refusal to run a prepared statement whose result's columns have changed since it was prepared. */
 function changedUnderPreparedStatement(error: unknown): boolean {
-  return (error as { code?: unknown }).code === '0A000' && /cached plan must not change result type/.test(String((error as Error).message))
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  return code === '0A000' && /cached plan must not change result type/.test(String(message))
 }
 
 /** Booleans are stored as 0/1 integers, as in SQLite; bigints and bytes go as pg sends them. */
