@@ -18,6 +18,7 @@ export {
 export { ATOM_03_VERSION, readFeed, writeFeed, type AtomFeed, type FeedToWrite } from './feed'
 export { readCategories, writeCategories } from './categories'
 export { isWellFormedMarkup } from './markup'
+export { plainTextOf } from './plain-text'
 export { formatW3cDate, parseW3cDate } from './dates'
 export { emailAddress, webAddress } from './addresses'
 export { createWsseHeader, WSSE_CHALLENGE, WsseVerifier, type WsseAccount, type WsseCredentials, type WsseOutcome } from './wsse'

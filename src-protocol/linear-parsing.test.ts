@@ -3,7 +3,7 @@
 // other, never with absolute figures: sizes ×1, ×2, ×4 of the same shape, and the refusals against reading an
 // ordinary document of the same size.
 import { describe, expect, test } from 'vitest'
-import { NS, XmlError, parseXml, readCategories, readEntry, readFeed } from './index'
+import { NS, XmlError, parseXml, plainTextOf, readCategories, readEntry, readFeed } from './index'
 
 /** The fastest of several runs, in milliseconds: the least disturbed by whatever else the machine does. */
 function fastest(run: () => unknown, runs = 9): number {
@@ -77,6 +77,22 @@ describe('reading grows linearly', SHARED_MACHINE, () => {
 
   test('n CDATA sections in a text construct', () => {
     expectLinear(growth((count) => entry(`<summary>${'<![CDATA[x]]> y '.repeat(count)}</summary>`), (xml) => readEntry(xml), 5000))
+  })
+})
+
+// A post's HTML from another server becomes an excerpt and search words (plainTextOf). Each of these took time
+// growing with the square of its length when tags were stripped with regular expressions: 20,000 unclosed
+// "<script " took 2.2 s.
+describe('reading the text of HTML grows linearly', SHARED_MACHINE, () => {
+  test.each([
+    ['unclosed tags', '<'],
+    ['unclosed scripts', '<script '],
+    ['unclosed comments', '<!-- '],
+    ['unclosed quotes', '<a title="'],
+    ['references without their semicolon', '&#1'],
+    ['ordinary paragraphs', '<p>Some <em>words</em> &amp; more.</p>'],
+  ])('n %s', (_, unit) => {
+    expectLinear(growth((count) => unit.repeat(count), plainTextOf, 10_000))
   })
 })
 

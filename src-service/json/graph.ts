@@ -1,6 +1,7 @@
 // Stored objects as the JSON interface shows them (json/shapes.ts). One JsonGraph serves one request: it reads what
 // a page of events needs a kind at a time (every post of the page in one query, every author in another…) and
 // remembers it, so a post that two events name, or an author of many posts, is read and rendered once.
+import { plainTextOf } from '../../src-protocol'
 import { albumPageUrl, photoPageUrl } from '../public/albums'
 import { photoFileUrl, thumbnailUrl } from '../public/media'
 import { escapeHtml } from '../public/page'
@@ -40,7 +41,7 @@ import type {
   TextFormat,
   UserJson,
 } from './shapes'
-import { embeddedImagesOf, excerptOf, plainTextOf } from './text'
+import { embeddedImagesOf, excerptOf } from './text'
 
 /** Where the JSON of an asset is, relative to the service (AssetRef.href). */
 function assetHref(urlId: string): string {

@@ -1,14 +1,7 @@
-// Plain text and image links read out of sanitised HTML (public/sanitize.ts output: balanced tags, attributes in
-// double quotes, text escaped), for the excerpts and embeddedImageLinks of the JSON interface.
+// Excerpts, and image links read out of sanitised HTML (public/sanitize.ts output: balanced tags, attributes in
+// double quotes, text escaped), for the JSON interface.
 /** An excerpt of this many characters at most, cut at a word, as TypePad's excerpts were. */
 const EXCERPT_LENGTH = 200
-
-/** The text of sanitised HTML, whitespace collapsed, blocks separated by a space. */
-export function plainTextOf(html: string): string {
-  return decodeReferences(html.replace(/<[^>]*>/g, ' '))
-    .replace(/\s+/g, ' ')
-    .trim()
-}
 
 /** At most EXCERPT_LENGTH characters of `text`, ending at a word with "…" when shortened. */
 export function excerptOf(text: string): string {

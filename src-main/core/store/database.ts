@@ -1,10 +1,10 @@
 // The app's local store: one SQLite file in the data dir, on the layer shared with the service (src-shared/sqlite),
 // which verifies its pragmas, runs its migrations and caches its statements.
 import { dirname } from 'node:path'
+import { plainTextOf } from '../../../src-protocol'
 import { SqliteDatabase, type Bindings, type Row } from '../../../src-shared/sqlite'
 import { migrations, type Migration } from './migrations'
 import { claimDatabase, type Ownership } from './ownership'
-import { plainTextOf } from './plain-text'
 
 export type { Row }
 export type Params = Record<string, string | number | bigint | boolean | Uint8Array | null>
