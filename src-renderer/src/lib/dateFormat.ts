@@ -7,3 +7,11 @@ export function dateFormat(options: Intl.DateTimeFormatOptions): { format(date: 
   let made: Intl.DateTimeFormat | null = null
   return { format: (date) => (made ??= new Intl.DateTimeFormat(undefined, options)).format(date) }
 }
+
+/** A time of day as the person's locale writes it: "1:41 PM" in the US, "13:41" in most of Europe. */
+export const timeOfDay = dateFormat({ timeStyle: 'short' })
+
+/** Midnight, local time, of the day `date` falls on (ms). */
+export function startOfDay(date: Date): number {
+  return new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime()
+}

@@ -1,8 +1,7 @@
 // Dates as a person reads them in the posts list and the offline notices, in their own locale.
-import { dateFormat } from '../../lib/dateFormat'
+import { dateFormat, startOfDay, timeOfDay } from '../../lib/dateFormat'
 
 const dayFormat = dateFormat({ day: 'numeric', month: 'short', year: 'numeric' })
-const timeFormat = dateFormat({ hour: '2-digit', minute: '2-digit' })
 const exactFormat = dateFormat({ dateStyle: 'full', timeStyle: 'short' })
 
 /** "12 Jan 2026" */
@@ -15,18 +14,14 @@ export function formatExact(iso: string): string {
   return exactFormat.format(new Date(iso))
 }
 
-/** "today at 14:05", "yesterday at 09:12", "on 3 Mar 2026 at 14:05": when something was last read. */
+/** "today at 14:05", "yesterday at 9:12", "on 3 Mar 2026 at 14:05": when something was last read. */
 export function formatWhen(iso: string, now = new Date()): string {
   const date = new Date(iso)
-  const time = timeFormat.format(date)
+  const time = timeOfDay.format(date)
   const days = Math.round((startOfDay(now) - startOfDay(date)) / 86_400_000)
   if (days === 0) return `today at ${time}`
   if (days === 1) return `yesterday at ${time}`
   return `on ${dayFormat.format(date)} at ${time}`
-}
-
-function startOfDay(date: Date): number {
-  return new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime()
 }
 
 /**

@@ -9,7 +9,7 @@ import { describeWaiting, useConnection, useSecondsUntil } from './connection'
 import { useStatusStore } from './statusStore'
 import { describeOutbox } from './StatusBar'
 import './shell.css'
-import { dateFormat } from '../../lib/dateFormat'
+import { dateFormat, timeOfDay } from '../../lib/dateFormat'
 
 const kindLabels: Record<OutboxItemKind, string> = {
   'post.create': 'New post',
@@ -158,7 +158,6 @@ function OutboxEntry({ item, onDiscard }: { item: OutboxItem; onDiscard(): void 
   )
 }
 
-const timeFormat = dateFormat({ hour: 'numeric', minute: '2-digit' })
 const dateTimeFormat = dateFormat({ dateStyle: 'medium', timeStyle: 'short' })
 
 function describeTiming(item: OutboxItem, accountLabel: string | undefined, ownNextTry: boolean): string {
@@ -166,7 +165,7 @@ function describeTiming(item: OutboxItem, accountLabel: string | undefined, ownN
   if (accountLabel) parts.push(accountLabel)
   parts.push(`queued ${dateTimeFormat.format(new Date(item.enqueuedAt))}`)
   if (item.attempts > 0 && item.state !== 'done') parts.push(`${item.attempts} ${item.attempts === 1 ? 'attempt' : 'attempts'}`)
-  if (ownNextTry && item.state === 'queued' && item.nextAttemptAt !== null) parts.push(`next try at ${timeFormat.format(new Date(item.nextAttemptAt))}`)
+  if (ownNextTry && item.state === 'queued' && item.nextAttemptAt !== null) parts.push(`next try at ${timeOfDay.format(new Date(item.nextAttemptAt))}`)
   return parts.join(' · ')
 }
 
