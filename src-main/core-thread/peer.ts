@@ -2,7 +2,9 @@
 // the other (a method by name, its answer or its error coming back) and tell it something (a topic and a payload).
 // Values cross by structured clone; errors cross as their name, message, code and cause, and come back as the same
 // classes where those matter on the other side (CoreError for the renderer's failures, DataInUseError for the
-// dialog, TypeError and the transport's codes for fetch).
+// dialog, TypeError and the transport's codes for fetch). What one side sends in a turn crosses as one message, in
+// order: a flushed post's bookkeeping tells the main thread of several changes at once, and each message costs both
+// threads a wake-up and a dispatch.
 import type { TransferListItem } from 'node:worker_threads'
 import { CoreError, DataInUseError } from '../core'
 
@@ -45,13 +47,27 @@ export class Peer {
   readonly #methods: Methods = {}
   readonly #listeners = new Map<string, (payload: never) => void>()
   readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()
+  /** Messages of this turn not yet sent, and what they transfer. */
+  #outgoing: Message[] = []
+  #transfers: TransferListItem[] = []
   #nextId = 0
   /** Set once the other side is gone: every call since fails with it. */
   #gone: Error | null = null
 
   constructor(port: Port) {
     this.#port = port
-    port.on('message', (message) => this.#receive(message as Message))
+    port.on('message', (batch) => {
+      for (const message of batch as Message[]) {
+        try {
+          this.#receive(message)
+        } catch (error) {
+          // A listener that throws must not cost the messages after it; its error is thrown on its own, as before.
+          process.nextTick(() => {
+            throw error
+          })
+        }
+      }
+    })
   }
 
   /** Answers the other side's calls of these methods. */
@@ -69,12 +85,12 @@ export class Peer {
     const id = ++this.#nextId
     return new Promise<T>((resolve, reject) => {
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
-      this.#port.postMessage({ type: 'ask', id, method, args } satisfies Message, transferList)
+      this.#send({ type: 'ask', id, method, args }, transferList)
     })
   }
 
   tell(topic: string, payload: unknown = null): void {
-    if (!this.#gone) this.#port.postMessage({ type: 'tell', topic, payload } satisfies Message)
+    if (!this.#gone) this.#send({ type: 'tell', topic, payload })
   }
 
   /** The other side is gone: calls waiting for it, and every later one, fail with `error`. */
@@ -105,11 +121,26 @@ export class Peer {
       const served = this.#methods[method]
       if (!served) throw new Error(`Nothing answers "${method}" on this side.`)
       const value = await (served as (...args: unknown[]) => unknown)(...args)
-      if (value instanceof Transfer) this.#port.postMessage({ type: 'answer', id, value: value.value } satisfies Message, value.list)
-      else this.#port.postMessage({ type: 'answer', id, value } satisfies Message)
+      if (value instanceof Transfer) this.#send({ type: 'answer', id, value: value.value }, value.list)
+      else this.#send({ type: 'answer', id, value })
     } catch (error) {
-      this.#port.postMessage({ type: 'fail', id, error: toWire(error) } satisfies Message)
+      this.#send({ type: 'fail', id, error: toWire(error) })
     }
+  }
+
+  /** Queues `message` for the end of this turn's work (its microtasks), when the turn's messages leave together. */
+  #send(message: Message, transferList: readonly TransferListItem[] = []): void {
+    if (this.#outgoing.length === 0) queueMicrotask(() => this.#flush())
+    this.#outgoing.push(message)
+    this.#transfers.push(...transferList)
+  }
+
+  #flush(): void {
+    const batch = this.#outgoing
+    const transfers = this.#transfers
+    this.#outgoing = []
+    this.#transfers = []
+    this.#port.postMessage(batch, transfers)
   }
 }
 

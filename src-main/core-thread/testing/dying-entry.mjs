@@ -2,7 +2,8 @@
 // thread meets a core that dies (a crash in WebAssembly, memory exhausted) in the middle of a call.
 import { parentPort } from 'node:worker_threads'
 
-parentPort.on('message', (message) => {
-  if (message?.type === 'ask' && message.method === 'call' && message.args[0] === 'outbox:tryNow') process.exit(3)
+// Each message is the batch of what the main thread sent in one turn (peer.ts).
+parentPort.on('message', (batch) => {
+  if (batch.some((message) => message.type === 'ask' && message.method === 'call' && message.args[0] === 'outbox:tryNow')) process.exit(3)
 })
 await import('./typescript-entry.mjs')
