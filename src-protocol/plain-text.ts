@@ -22,7 +22,7 @@ const SPACES = /[\s\p{Cc}]+/gu
 
 /**
  * The text of `html`, whitespace collapsed (control characters too: search marks its matches with two of them).
- * With `enough`, reading may stop once more than that many characters of text are in: for an excerpt.
+ * With `enough`, reading may stop once more than that many characters other than spaces are in: for an excerpt.
  */
 export function plainTextOf(html: string, enough = Number.POSITIVE_INFINITY): string {
   const pieces: string[] = []
@@ -45,7 +45,8 @@ export function plainTextOf(html: string, enough = Number.POSITIVE_INFINITY): st
         if (hiddenDepth > 0) return
         const collapsed = text.replace(SPACES, ' ')
         pieces.push(collapsed)
-        length += collapsed.length
+        // Only what is not space counts toward `enough`: the spaces between blocks collapse away at the end.
+        length += collapsed.trim().length
       },
     },
     { decodeEntities: true },

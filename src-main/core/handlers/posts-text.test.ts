@@ -18,4 +18,9 @@ describe('excerptOf', () => {
     const post = `${opening}<p>${'More words, and more again. '.repeat(20_000)}</p>`
     expect(excerptOf(post, 40)).toBe('Queued on a train, somewhere past Lyon…')
   })
+
+  it('finds the words behind a long run of empty, indented markup', () => {
+    const post = `${'<p> </p>\n  '.repeat(1_000)}<p>${'Words at last. '.repeat(10)}</p>`
+    expect(excerptOf(post, 40)).toBe('Words at last. Words at last. Words at…')
+  })
 })
